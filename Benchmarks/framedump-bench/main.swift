@@ -1,0 +1,3 @@
+import CZlib
+import FrameCodec
+// Placeholder: the benchmark lands with issue 6.

@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "framedump",
+    products: [
+        .library(name: "FrameCodec", targets: ["FrameCodec"]),
+        .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
+        .library(name: "PacketCapture", targets: ["PacketCapture"]),
+        .executable(name: "framedump", targets: ["framedump"]),
+        .executable(name: "framedump-bench", targets: ["framedump-bench"]),
+    ],
+    targets: [
+        // Pure Swift, standard library only: embeddable in an app or server, fuzzable alone.
+        .target(name: "FrameCodec"),
+        .target(name: "PacketDecoding"),
+
+        // The system's libpcap (Debian: libpcap-dev), found through pkg-config.
+        .systemLibrary(
+            name: "CPcap",
+            pkgConfig: "libpcap",
+            providers: [.apt(["libpcap-dev"])]
+        ),
+        .target(name: "PacketCapture", dependencies: ["CPcap", "PacketDecoding"]),
+
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "PacketDecoding", "PacketCapture"]),
+        .executableTarget(name: "framedump", dependencies: ["FrameDumpCLI"]),
+
+        // zlib is linked into the benchmark only, as the reference CRC32 to compare against.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .executableTarget(
+            name: "framedump-bench",
+            dependencies: ["FrameCodec", "PacketDecoding", "CZlib"],
+            path: "Benchmarks/framedump-bench"
+        ),
+
+        .testTarget(name: "FrameCodecTests", dependencies: ["FrameCodec"]),
+        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding"]),
+        .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding"]),
+        .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FrameCodec"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

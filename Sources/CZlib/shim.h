@@ -1,0 +1,4 @@
+#ifndef FRAMEDUMP_CZLIB_SHIM_H
+#define FRAMEDUMP_CZLIB_SHIM_H
+#include <zlib.h>
+#endif

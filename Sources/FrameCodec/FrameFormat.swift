@@ -1,0 +1,206 @@
+/// The byte order of a multi-byte header field.
+public enum ByteOrder: Sendable, Hashable {
+    /// Most significant byte first ("network byte order", RFC 1700).
+    case bigEndian
+    /// Least significant byte first.
+    case littleEndian
+}
+
+/// A checksum algorithm a frame header can carry.
+public enum ChecksumAlgorithm: Sendable, Hashable, CaseIterable {
+    /// CRC-32/ISO-HDLC: the zlib, Ethernet and PNG CRC (`"123456789"` → `0xCBF43926`).
+    case crc32
+    /// CRC-32C (Castagnoli, RFC 3720 §12.1): iSCSI, SCTP, ext4 (`"123456789"` → `0xE3069283`).
+    case crc32c
+}
+
+/// Which bytes a checksum field covers.
+public enum ChecksumCoverage: Sendable, Hashable {
+    /// The body only.
+    case body
+    /// The whole frame, header and body, with the checksum field's own bytes read as zero.
+    case headerAndBody
+}
+
+/// One field of a frame header.
+///
+/// Fields are laid out back to back in ``FrameFormat/fields`` order; a field's offset in the
+/// header is the sum of the widths before it.
+public struct HeaderField: Sendable, Hashable {
+    /// What the decoder does with a field.
+    public enum Role: Sendable, Hashable {
+        /// An integer reported to the user (`ver`, `cmd`, a sequence number...).
+        case value
+        /// The length field: see ``FrameFormat/lengthCounts`` and ``FrameFormat/lengthAdjustment``.
+        case length
+        /// A checksum over the bytes ``ChecksumCoverage`` names, computed with the algorithm given.
+        case checksum(ChecksumAlgorithm, ChecksumCoverage)
+        /// Bytes that are part of the header but carry no integer (any width, 1 byte or more);
+        /// lets a spec express Netty's `lengthFieldOffset` over unnamed bytes.
+        case opaque
+    }
+
+    /// The field's name, as shown in output (`fields` in JSON Lines).
+    public var name: String
+    /// Width in bytes: 1...8 for integer fields, any positive width for ``Role/opaque``.
+    public var width: Int
+    /// Byte order of the integer; ignored for 1-byte and opaque fields.
+    public var byteOrder: ByteOrder
+    /// What the field is for.
+    public var role: Role
+    /// Values a valid header must have in this field, or `nil` for any value.
+    ///
+    /// A single value (`0x55AA...0x55AA`) makes the field a *magic*: the decoder resyncs by
+    /// scanning for its bytes. A wider range (the TLS content type 20...24) is checked but
+    /// resync then advances one byte at a time.
+    public var expected: ClosedRange<UInt64>?
+
+    public init(
+        name: String,
+        width: Int,
+        byteOrder: ByteOrder = .bigEndian,
+        role: Role = .value,
+        expected: ClosedRange<UInt64>? = nil
+    ) {
+        self.name = name
+        self.width = width
+        self.byteOrder = byteOrder
+        self.role = role
+        self.expected = expected
+    }
+}
+
+/// What the value in the length field measures, before ``FrameFormat/lengthAdjustment`` is added.
+public enum LengthCounts: Sendable, Hashable {
+    /// The body: frame length = header length + value + adjustment.
+    case body
+    /// The whole frame, header included: frame length = value + adjustment.
+    case wholeFrame
+}
+
+/// A frame layout described as data: ordered header fields, what the length counts, and limits.
+///
+/// Presets (``fefd``, ``h12``, ``u16``, ``u32``, ``tls``) and layouts parsed from a text spec
+/// (``FrameFormat/init(spec:)``) are the same type; the decoder has no format-specific branches.
+///
+/// The max frame length is checked on the whole frame, header included, in bytes: a frame of
+/// exactly ``maxFrameLength`` bytes is accepted, one byte more is reported as oversize.
+public struct FrameFormat: Sendable, Hashable {
+    /// A short name (`"h12"`), or the spec text for a parsed layout.
+    public var name: String
+    /// Header fields in wire order.
+    public var fields: [HeaderField]
+    /// What the length field's value measures.
+    public var lengthCounts: LengthCounts
+    /// Bytes added to the length field's value (Netty's `lengthAdjustment`, tokio-util's
+    /// `length_adjustment`); may be negative.
+    public var lengthAdjustment: Int64
+    /// Largest accepted frame, header included, in bytes (Netty's `maxFrameLength`).
+    public var maxFrameLength: Int
+    /// Where the payload handed to the user starts, in bytes from the frame start (Netty's
+    /// `initialBytesToStrip`, tokio-util's `num_skip`); `nil` means right after the header.
+    public var payloadOffset: Int?
+
+    /// The default ``maxFrameLength``: 16 MiB.
+    public static let defaultMaxFrameLength = 16 * 1024 * 1024
+
+    /// Creates a format, checking that it is well formed.
+    ///
+    /// - Throws: ``FrameFormatError`` when there is not exactly one length field, a width is out
+    ///   of range, a name repeats, more than one checksum field is given, or a limit is negative.
+    public init(
+        name: String,
+        fields: [HeaderField],
+        lengthCounts: LengthCounts = .body,
+        lengthAdjustment: Int64 = 0,
+        maxFrameLength: Int = FrameFormat.defaultMaxFrameLength,
+        payloadOffset: Int? = nil
+    ) throws(FrameFormatError) {
+        self.name = name
+        self.fields = fields
+        self.lengthCounts = lengthCounts
+        self.lengthAdjustment = lengthAdjustment
+        self.maxFrameLength = maxFrameLength
+        self.payloadOffset = payloadOffset
+        try validate()
+    }
+
+    /// Header length in bytes: the sum of the field widths.
+    public var headerLength: Int { fields.reduce(0) { $0 + $1.width } }
+
+    /// Index in ``fields`` of the length field.
+    public var lengthFieldIndex: Int { fields.firstIndex { $0.role == .length }! }
+
+    /// Index in ``fields`` of the checksum field, if the format has one.
+    public var checksumFieldIndex: Int? {
+        fields.firstIndex {
+            if case .checksum = $0.role { return true }
+            return false
+        }
+    }
+
+    /// Index in ``fields`` of the magic: the first integer field whose ``HeaderField/expected``
+    /// range holds a single value.
+    public var magicFieldIndex: Int? {
+        fields.firstIndex { field in
+            guard field.role != .opaque, let range = field.expected else { return false }
+            return range.lowerBound == range.upperBound
+        }
+    }
+
+    /// Byte offset of field `index` from the start of the header.
+    public func offset(ofField index: Int) -> Int {
+        fields[..<index].reduce(0) { $0 + $1.width }
+    }
+
+    private func validate() throws(FrameFormatError) {
+        var names = Set<String>()
+        var lengthFields = 0
+        var checksumFields = 0
+        for (index, field) in fields.enumerated() {
+            guard names.insert(field.name).inserted else {
+                throw .duplicateFieldName(field.name)
+            }
+            switch field.role {
+            case .opaque:
+                guard field.width >= 1 else { throw .invalidWidth(field: index, width: field.width) }
+            case .length:
+                lengthFields += 1
+                guard (1...8).contains(field.width) else { throw .invalidWidth(field: index, width: field.width) }
+            case .checksum:
+                checksumFields += 1
+                guard field.width == 4 else { throw .invalidWidth(field: index, width: field.width) }
+            case .value:
+                guard (1...8).contains(field.width) else { throw .invalidWidth(field: index, width: field.width) }
+            }
+        }
+        guard lengthFields == 1 else { throw .lengthFieldCount(lengthFields) }
+        guard checksumFields <= 1 else { throw .checksumFieldCount(checksumFields) }
+        guard maxFrameLength >= 0 else { throw .negativeLimit("maxFrameLength") }
+        if let payloadOffset, payloadOffset < 0 { throw .negativeLimit("payloadOffset") }
+    }
+}
+
+/// Why a ``FrameFormat`` is not well formed.
+public enum FrameFormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A field width outside 1...8 (4 for checksums, any positive width for opaque fields).
+    case invalidWidth(field: Int, width: Int)
+    /// Two fields share a name.
+    case duplicateFieldName(String)
+    /// A format needs exactly one length field; it has this many.
+    case lengthFieldCount(Int)
+    /// A format has at most one checksum field; it has this many.
+    case checksumFieldCount(Int)
+    /// A limit that must be zero or more is negative.
+    case negativeLimit(String)
+
+    public var description: String {
+        switch self {
+        case .invalidWidth(let field, let width): "field \(field + 1) has width \(width) bytes, which is not allowed for its kind"
+        case .duplicateFieldName(let name): "field name '\(name)' is used twice"
+        case .lengthFieldCount(let count): "a format needs exactly one length field, found \(count)"
+        case .checksumFieldCount(let count): "a format has at most one checksum field, found \(count)"
+        case .negativeLimit(let name): "\(name) must not be negative"
+        }
+    }
+}

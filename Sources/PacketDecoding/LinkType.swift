@@ -1,0 +1,34 @@
+/// A link-layer header type: the pcap LINKTYPE_/DLT_ value (https://www.tcpdump.org/linktypes.html).
+public struct LinkType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// DLT_NULL: BSD loopback, 4-byte address family in host byte order of the capturing machine.
+    public static let null = LinkType(rawValue: 0)
+    /// DLT_EN10MB: Ethernet II.
+    public static let ethernet = LinkType(rawValue: 1)
+    /// DLT_RAW as LINKTYPE_RAW (101); libpcap also maps DLT 12 and 14 to raw IP.
+    public static let raw = LinkType(rawValue: 101)
+    /// LINKTYPE_IPV4 (228) and LINKTYPE_IPV6 (229).
+    public static let ipv4 = LinkType(rawValue: 228)
+    public static let ipv6 = LinkType(rawValue: 229)
+    /// DLT_LOOP: OpenBSD loopback, 4-byte address family in network byte order.
+    public static let loop = LinkType(rawValue: 108)
+    /// DLT_LINUX_SLL: Linux cooked capture v1 (`tcpdump -i any`, older libpcap).
+    public static let linuxSLL = LinkType(rawValue: 113)
+    /// DLT_LINUX_SLL2: Linux cooked capture v2.
+    public static let linuxSLL2 = LinkType(rawValue: 276)
+
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .ethernet: "EN10MB"
+        case .raw, LinkType(rawValue: 12), LinkType(rawValue: 14): "RAW"
+        case .ipv4: "IPV4"
+        case .ipv6: "IPV6"
+        case .loop: "LOOP"
+        case .linuxSLL: "LINUX_SLL"
+        case .linuxSLL2: "LINUX_SLL2"
+        default: "link type \(rawValue)"
+        }
+    }
+}
