@@ -62,16 +62,7 @@ enum ArgumentParser {
             throw UsageError("unknown option '--\(name)'\(hint)")
         }
         if option.takesValue {
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else if index < arguments.count {
-                value = arguments[index]
-                index += 1
-            } else {
-                throw UsageError("option '--\(name)' needs a value (\(option.valueName!))")
-            }
-            try store(value, for: option, displayName: "--\(name)", into: &parsed)
+            try store(option, displayName: "--\(name)", attached: inlineValue, arguments: arguments, index: &index, into: &parsed)
         } else {
             guard inlineValue == nil else { throw UsageError("option '--\(name)' takes no value") }
             parsed.flags.insert(option.long)
@@ -98,26 +89,31 @@ enum ArgumentParser {
                 parsed.flags.insert(option.long)
                 continue
             }
-            let value: String
-            if !letters.isEmpty {
-                value = String(letters)
-                letters = ""
-            } else if index < arguments.count {
-                value = arguments[index]
-                index += 1
-            } else {
-                throw UsageError("option '-\(letter)' needs a value (\(option.valueName!))")
-            }
-            try store(value, for: option, displayName: "-\(letter)", into: &parsed)
+            let attached = letters.isEmpty ? nil : String(letters)
+            letters = ""
+            try store(option, displayName: "-\(letter)", attached: attached, arguments: arguments, index: &index, into: &parsed)
         }
     }
 
+    /// Stores the value of `option`: the `attached` one (`--name=value`, `-nvalue`) or else the
+    /// next argument, which is consumed.
     private static func store(
-        _ value: String,
-        for option: OptionSpec,
+        _ option: OptionSpec,
         displayName: String,
+        attached: String?,
+        arguments: [String],
+        index: inout Int,
         into parsed: inout ParsedArguments
     ) throws(UsageError) {
+        let value: String
+        if let attached {
+            value = attached
+        } else if index < arguments.count {
+            value = arguments[index]
+            index += 1
+        } else {
+            throw UsageError("option '\(displayName)' needs a value (\(option.valueName ?? "VALUE"))")
+        }
         if let allowed = option.allowedValues, !allowed.contains(value) {
             let hint = Suggestion.hint(for: value, among: allowed)
             throw UsageError("invalid value '\(value)' for '\(displayName)'; expected \(listing(allowed))\(hint)")
