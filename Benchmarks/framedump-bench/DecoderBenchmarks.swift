@@ -72,7 +72,7 @@ private func runSmallFrames(options: BenchmarkOptions, report: inout BenchmarkRe
     let format = FrameFormat.fefd
     let frameCount = options.size(500_000, quick: 5_000)
     guard let stream = encodedStream(format: format, frameCount: frameCount, bodyLength: 16, chunkSizes: 1...4096, seed: 0xFEFD) else {
-        report.note("fefd encoder rejected a 16-byte body: small-frame row skipped")
+        report.fail("fefd encoder rejected a 16-byte body: small-frame row skipped")
         return
     }
     guard verify(decode(stream, format: format), stream, checksummed: false, row: name, report: &report) else { return }
@@ -102,7 +102,7 @@ private func runLargeFrames(options: BenchmarkOptions, report: inout BenchmarkRe
     var crcAlone: BenchmarkCase?
     for (name, sizes) in chunkings {
         guard let stream = encodedStream(format: format, frameCount: frameCount, bodyLength: bodyLength, chunkSizes: sizes, seed: 0x4812) else {
-            report.note("h12 encoder rejected a 64 KiB body: large-frame rows skipped")
+            report.fail("h12 encoder rejected a 64 KiB body: large-frame rows skipped")
             return
         }
         guard verify(decode(stream, format: format), stream, checksummed: true, row: name, report: &report) else { return }
@@ -140,6 +140,6 @@ private func verify(_ tally: DecodeTally, _ stream: EncodedStream, checksummed: 
     if tally.frames == stream.frameCount, tally.otherEvents == 0, !checksummed || tally.crcOK == stream.frameCount {
         return true
     }
-    report.note("\(row): decoded \(tally.frames)/\(stream.frameCount) frames, \(tally.crcOK) CRC ok, \(tally.otherEvents) other events: skipped")
+    report.fail("\(row): decoded \(tally.frames)/\(stream.frameCount) frames, \(tally.crcOK) CRC ok, \(tally.otherEvents) other events: skipped")
     return false
 }

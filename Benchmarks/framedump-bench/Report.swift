@@ -29,7 +29,8 @@ struct RatioResult: Sendable {
 struct BenchmarkReport {
     private(set) var results: [BenchmarkResult] = []
     private(set) var ratios: [RatioResult] = []
-    private(set) var notes: [String] = []
+    /// Rows that could not be measured because their result was wrong; any makes the exit status 1.
+    private(set) var failures: [String] = []
     var machine: String
     var quick: Bool
 
@@ -62,12 +63,12 @@ struct BenchmarkReport {
         ratios.append(ratio)
     }
 
-    mutating func note(_ text: String) {
-        print("  note: \(text)")
-        notes.append(text)
+    mutating func fail(_ text: String) {
+        print("  FAILED: \(text)")
+        failures.append(text)
     }
 
-    /// One JSON object on one line: machine, every row's figures, ratios and notes.
+    /// One JSON object on one line: machine, every row's figures, ratios and failures.
     func json() -> String {
         var rows: [String] = []
         for row in results {
@@ -99,7 +100,7 @@ struct BenchmarkReport {
             return "{" + fields.joined(separator: ",") + "}"
         }
         return "{\"machine\":\(jsonString(machine)),\"quick\":\(quick),\"rows\":[\(rows.joined(separator: ","))],"
-            + "\"ratios\":[\(ratioObjects.joined(separator: ","))],\"notes\":[\(notes.map(jsonString).joined(separator: ","))]}"
+            + "\"ratios\":[\(ratioObjects.joined(separator: ","))],\"failures\":[\(failures.map(jsonString).joined(separator: ","))]}"
     }
 }
 

@@ -51,3 +51,4 @@ runDecoderBenchmarks(options: options, report: &report)
 
 print("\ntotal \(formatDuration(Double(monotonicNanoseconds() - started))), peak RSS \(formatBytes(Double(ProcessMemory.peakResidentBytes())))")
 print(report.json())
+exit(report.failures.isEmpty ? 0 : 1)
