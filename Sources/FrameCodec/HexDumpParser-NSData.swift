@@ -23,16 +23,9 @@ extension HexDumpParser {
         var open: Open?
     }
 
-    /// Whether a line holds the start of an NSData description: `<` then a hex digit or `>`,
-    /// or `{length =`.
+    /// Whether a line holds the start of an NSData description.
     func containsNSDataStart(_ line: Range<Int>) -> Bool {
-        line.contains { index in
-            if text[index] == UInt8(ascii: "<") {
-                return index + 1 < line.upperBound
-                    && (DumpByte.hexValue(text[index + 1]) != nil || text[index + 1] == UInt8(ascii: ">"))
-            }
-            return text[index] == UInt8(ascii: "{") && matches("{length", at: index, end: line.upperBound)
-        }
+        line.contains { descriptionStart(at: $0, end: line.upperBound) != nil }
     }
 
     mutating func readNSDataLine(_ line: Range<Int>, state: NSDataState) throws(HexDumpError) {
@@ -83,12 +76,16 @@ extension HexDumpParser {
             || (end - index >= 3 && text[index] == 0xE2 && text[index + 1] == 0x80 && text[index + 2] == 0xA6)
     }
 
-    /// The index of `<` or `{length` if a description starts at `index`.
+    /// `index` if a description starts there: `<` then hex digits up to a space, `>` or the end
+    /// of the line (`<CFData 0x...>` is not one), or `{length`.
     private func descriptionStart(at index: Int, end: Int) -> Int? {
         switch text[index] {
         case UInt8(ascii: "<"):
-            guard index + 1 < end, DumpByte.hexValue(text[index + 1]) != nil || text[index + 1] == UInt8(ascii: ">") else { return nil }
-            return index
+            let digitsEnd = hexRunEnd(from: index + 1, to: end)
+            if digitsEnd == end { return digitsEnd > index + 1 ? index : nil }
+            let next = text[digitsEnd]
+            let closes = next == UInt8(ascii: ">") || (digitsEnd > index + 1 && DumpByte.isSpace(next))
+            return closes ? index : nil
         case UInt8(ascii: "{"):
             return matches("{length", at: index, end: end) ? index : nil
         default:

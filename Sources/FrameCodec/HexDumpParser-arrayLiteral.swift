@@ -28,6 +28,23 @@ extension HexDumpParser {
         }
     }
 
+    /// Whether a later line of the block that starts after `line` holds a `0x` literal: a
+    /// declaration such as `let frame: [UInt8] = [` may put its first byte on the next line.
+    func blockContainsHexLiteral(after line: Range<Int>) -> Bool {
+        var start = line.upperBound
+        while start < text.count, text[start] != DumpByte.newline { start += 1 }
+        while start < text.count {
+            start += 1
+            var end = start
+            while end < text.count, text[end] != DumpByte.newline { end += 1 }
+            let next = start..<end
+            guard firstNonSpace(in: next) != nil else { return false }
+            if containsHexLiteral(next) { return true }
+            start = end
+        }
+        return false
+    }
+
     private func isHexLiteralStart(at index: Int, end: Int) -> Bool {
         index + 2 < end && text[index] == UInt8(ascii: "0") && text[index + 1] | 0x20 == UInt8(ascii: "x")
             && DumpByte.hexValue(text[index + 2]) != nil

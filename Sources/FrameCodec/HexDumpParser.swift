@@ -78,7 +78,7 @@ struct HexDumpParser {
         } else if containsNSDataStart(line) {
             mode = .nsData(NSDataState())
             try readNSDataLine(line, state: NSDataState())
-        } else if containsHexLiteral(line) {
+        } else if containsHexLiteral(line) || (!isPlainHex(line) && blockContainsHexLiteral(after: line)) {
             mode = .arrayLiteral(ArrayLiteralState())
             try readArrayLiteralLine(line, state: ArrayLiteralState())
         } else {
@@ -108,6 +108,10 @@ struct HexDumpParser {
     }
 
     // MARK: - Plain hex
+
+    private func isPlainHex(_ line: Range<Int>) -> Bool {
+        line.allSatisfy { DumpByte.isSpace(text[$0]) || DumpByte.hexValue(text[$0]) != nil }
+    }
 
     /// Whitespace-separated groups of hex digits, each an even number of digits.
     private mutating func readPlainLine(_ line: Range<Int>) throws(HexDumpError) {
