@@ -127,7 +127,7 @@ enum ArgumentParser {
             let missing = spec.positionals[positionals.count].name
             throw UsageError("missing argument \(missing)")
         }
-        if positionals.count > spec.positionals.count {
+        if positionals.count > spec.positionals.count, spec.positionals.last?.isVariadic != true {
             let extra = positionals[spec.positionals.count]
             if spec.positionals.isEmpty {
                 throw UsageError("unexpected argument '\(extra)' (this command takes no arguments)")

@@ -5,8 +5,16 @@ import FrameCodec
 /// A renderer is made once the format is known (given, or detected from the first bytes) and
 /// appends to the caller's buffer; the caller decides when the buffer is written out.
 protocol FrameRenderer {
-    /// Appends the rendering of one frame or event to `buffer`.
-    mutating func render(_ output: FrameDecoderOutput, into buffer: inout [UInt8])
+    /// Appends the rendering of one frame or event to `buffer`; `origin` labels what was decoded
+    /// from a capture (its connection, endpoints and time), `nil` for a hex dump's one stream.
+    mutating func render(_ output: FrameDecoderOutput, origin: StreamOrigin?, into buffer: inout [UInt8])
     /// Appends whatever closes the output (a summary for people; nothing for JSON Lines).
     mutating func finish(_ summary: DecodeSummary, into buffer: inout [UInt8])
+}
+
+extension FrameRenderer {
+    /// Appends the rendering of one frame or event of an unlabelled stream (a hex dump).
+    mutating func render(_ output: FrameDecoderOutput, into buffer: inout [UInt8]) {
+        render(output, origin: nil, into: &buffer)
+    }
 }

@@ -18,6 +18,7 @@ import FrameCodec
 ///   order; opaque fields carry no integer and are left out.
 /// - `crc_ok` is present only when the format has a checksum field.
 /// - `payload_hex` (lower-case hex of the payload) is left out with `--payload none`.
+/// - Capture input adds `conn`, `src`, `dst` and `ts` after `type` (see ``StreamOrigin``).
 ///
 /// The JSON is written by hand into the output buffer: the field-name keys are escaped once per
 /// format, numbers and hex go straight into the buffer, and nothing allocates per frame.
@@ -42,33 +43,34 @@ struct JSONLinesWriter: FrameRenderer {
         }
     }
 
-    mutating func render(_ output: FrameDecoderOutput, into buffer: inout [UInt8]) {
+    mutating func render(_ output: FrameDecoderOutput, origin: StreamOrigin?, into buffer: inout [UInt8]) {
         switch output {
         case .frame(let frame):
-            appendFrame(frame, to: &buffer)
+            appendFrame(frame, origin: origin, to: &buffer)
         case .skip(let offset, let byteCount):
-            appendEvent("{\"type\":\"skip\",\"offset\":", offset: offset, length: byteCount, to: &buffer)
+            appendEvent("skip", origin: origin, offset: offset, length: byteCount, to: &buffer)
         case .oversize(let offset, let declaredLength):
-            appendEvent("{\"type\":\"oversize\",\"offset\":", offset: offset, length: 1, declared: declaredLength, to: &buffer)
+            appendEvent("oversize", origin: origin, offset: offset, length: 1, declared: declaredLength, to: &buffer)
         case .truncated(let offset, let byteCount):
-            appendEvent("{\"type\":\"truncated\",\"offset\":", offset: offset, length: byteCount, to: &buffer)
+            appendEvent("truncated", origin: origin, offset: offset, length: byteCount, to: &buffer)
         case .gap(let offset, let byteCount):
-            appendEvent("{\"type\":\"gap\",\"offset\":", offset: offset, length: byteCount, to: &buffer)
+            appendEvent("gap", origin: origin, offset: offset, length: byteCount, to: &buffer)
         }
     }
 
     func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {}
 
-    /// Appends `opening` (the object's start up to the offset's colon), then offset, length and,
-    /// for oversize, the declared length.
+    /// Appends `{"type":"NAME"`, the origin's keys, then offset, length and, for oversize, the
+    /// declared length.
     private func appendEvent(
-        _ opening: String,
+        _ name: StaticString,
+        origin: StreamOrigin?,
         offset: UInt64,
         length: UInt64,
         declared: UInt64? = nil,
         to buffer: inout [UInt8]
     ) {
-        buffer.append(contentsOf: opening.utf8)
+        appendOpening(name, origin: origin, to: &buffer)
         ByteFormatting.appendDecimal(offset, to: &buffer)
         buffer.append(contentsOf: ",\"length\":".utf8)
         ByteFormatting.appendDecimal(length, to: &buffer)
@@ -79,9 +81,18 @@ struct JSONLinesWriter: FrameRenderer {
         buffer.append(contentsOf: "}\n".utf8)
     }
 
-    private func appendFrame(_ frame: Frame, to buffer: inout [UInt8]) {
+    /// `{"type":"NAME"`, then `conn`, `src`, `dst` and `ts` for capture input, then `,"offset":`.
+    private func appendOpening(_ name: StaticString, origin: StreamOrigin?, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: "{\"type\":\"".utf8)
+        name.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        buffer.append(UInt8(ascii: "\""))
+        origin?.appendJSONKeys(to: &buffer)
+        buffer.append(contentsOf: ",\"offset\":".utf8)
+    }
+
+    private func appendFrame(_ frame: Frame, origin: StreamOrigin?, to buffer: inout [UInt8]) {
         let payload = frame.bytes.dropFirst(payloadStart ?? frame.headerLength)
-        buffer.append(contentsOf: "{\"type\":\"frame\",\"offset\":".utf8)
+        appendOpening("frame", origin: origin, to: &buffer)
         ByteFormatting.appendDecimal(frame.offset, to: &buffer)
         buffer.append(contentsOf: ",\"length\":".utf8)
         ByteFormatting.appendDecimal(UInt64(payload.count), to: &buffer)

@@ -27,7 +27,9 @@ struct TextRenderer: FrameRenderer {
     /// Whether bodies are shown under their headings (`--payload hex`) or left out (`none`).
     let showsBody: Bool
     private let payloadStart: Int?
-    private var wroteBlock = false
+    /// Whether a block was written, so the next one is preceded by a blank line. Renderers that
+    /// share one output (a capture has one per frame format) keep it in step.
+    var wroteBlock = false
 
     init(format: FrameFormat, style: TextStyle, showsBody: Bool = true) {
         self.format = format
@@ -36,9 +38,10 @@ struct TextRenderer: FrameRenderer {
         payloadStart = format.payloadOffset
     }
 
-    mutating func render(_ output: FrameDecoderOutput, into buffer: inout [UInt8]) {
+    mutating func render(_ output: FrameDecoderOutput, origin: StreamOrigin?, into buffer: inout [UInt8]) {
         if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
         wroteBlock = true
+        if let origin { buffer.append(contentsOf: (style.apply(.dim, origin.textLine) + "\n").utf8) }
         switch output {
         case .frame(let frame):
             appendFrame(frame, to: &buffer)

@@ -1,0 +1,111 @@
+import FrameCodec
+import PacketDecoding
+
+/// Renders a capture's decoding for people: each frame or event as the hex-dump output shows
+/// it, under a line naming its connection, direction and time; then capture events, the
+/// `--summary` blocks and the line of overall counts.
+///
+/// ```
+/// #1  10.0.0.1:40000 → 10.0.0.2:7000  2023-11-14T22:13:20.004000148Z
+/// frame  offset 0  body 37 bytes  magic=0x55aa ver=1 cmd=3 len=37 crc=0x1c291ca3  crc ok
+///   {
+///     "id": 1
+///   }
+///
+/// #1  10.0.0.1:40000 → 10.0.0.2:7000  2023-11-14T22:13:20.006000222Z
+/// gap  offset 69  65 bytes never captured
+///
+/// summary #1  10.0.0.1:40000 → 10.0.0.2:7000
+///   c2s  h12  3 frames (152 bytes)  1 skip (36 bytes)  1 gap (65 bytes)  cmd 3:3
+///   s2c  h12  5 frames (80 bytes)  cmd 4:5
+///
+/// 8 frames; 36 bytes skipped; 65 bytes never captured
+/// ```
+struct CaptureTextRenderer: CaptureRenderer {
+    let style: TextStyle
+    /// Whether frame bodies are shown.
+    let showsBody: Bool
+    private var renderers: [TextRenderer] = []
+    /// Whether anything was written, so the next block is preceded by a blank line.
+    private var wroteBlock = false
+
+    init(style: TextStyle, showsBody: Bool) {
+        self.style = style
+        self.showsBody = showsBody
+    }
+
+    mutating func add(_ format: FrameFormat) -> Int {
+        renderers.append(TextRenderer(format: format, style: style, showsBody: showsBody))
+        return renderers.count - 1
+    }
+
+    mutating func render(_ output: FrameDecoderOutput, format: Int, origin: StreamOrigin, into buffer: inout [UInt8]) {
+        renderers[format].wroteBlock = wroteBlock
+        renderers[format].render(output, origin: origin, into: &buffer)
+        wroteBlock = true
+    }
+
+    mutating func renderLimit(_ limit: ReassemblyLimit, origin: StreamOrigin, into buffer: inout [UInt8]) {
+        let what = switch limit {
+        case .outOfOrderBytesPerDirection: "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
+        case .outOfOrderBytesTotal: "out-of-order bytes of all connections over the limit: this direction's holes become gaps"
+        case .maxConnections: "too many connections tracked: this one is evicted"
+        }
+        appendBlock([style.apply(.dim, origin.textLine), "\(style.apply(.bad, "limit"))  \(what)"], to: &buffer)
+    }
+
+    mutating func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int,
+                                        into buffer: inout [UInt8]) {
+        appendBlock([
+            style.apply(.dim, "packet \(number)  \(RFC3339Timestamp.string(time))"),
+            "\(style.apply(.bad, "malformed packet"))  \(reason) at byte \(offset)",
+        ], to: &buffer)
+    }
+
+    mutating func renderFragmentsDropped(_ drop: IPDefragmenter.Drop, time: Timestamp, into buffer: inout [UInt8]) {
+        appendBlock([
+            style.apply(.dim, "\(drop.source) → \(drop.destination)  \(RFC3339Timestamp.string(time))"),
+            "\(style.apply(.bad, "fragments dropped"))  IP id \(drop.identification): \(drop.bytesReceived) bytes of an "
+                + "incomplete datagram given up (\(drop.reason))",
+        ], to: &buffer)
+    }
+
+    mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8]) {
+        var lines = ["\(style.apply(.heading, "summary"))  #\(totals.connection)  \(totals.client) → \(totals.server)"]
+        for direction in StreamDirection.allCases {
+            lines.append("  \(direction)  " + describe(totals.directions[direction.rawValue]))
+        }
+        appendBlock(lines, to: &buffer)
+    }
+
+    mutating func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {
+        // The closing line does not depend on the format: any frame renderer writes it.
+        var closing = renderers.first ?? TextRenderer(format: .u32, style: style, showsBody: showsBody)
+        closing.wroteBlock = wroteBlock
+        closing.finish(summary, into: &buffer)
+    }
+
+    /// `h12  3 frames (152 bytes)  1 skip (36 bytes)  …  cmd 3:3 4:1`: the counts that are not zero.
+    private func describe(_ totals: StreamTotals) -> String {
+        guard let format = totals.format else { return "no data" }
+        let counts = totals.counts
+        var parts = [format.name, "\(counts.frames) \(counts.frames == 1 ? "frame" : "frames") (\(totals.frameBytes) bytes)"]
+        if counts.checksumMismatches > 0 { parts.append(style.apply(.bad, "\(counts.checksumMismatches) crc MISMATCH")) }
+        if counts.skips > 0 { parts.append("\(counts.skips) skipped (\(counts.skippedBytes) bytes)") }
+        if counts.oversizeHeaders > 0 { parts.append("\(counts.oversizeHeaders) oversize") }
+        if counts.truncations > 0 { parts.append("\(counts.truncations) truncated (\(counts.truncatedBytes) bytes)") }
+        if counts.gaps > 0 { parts.append("\(counts.gaps) \(counts.gaps == 1 ? "gap" : "gaps") (\(counts.gapBytes) bytes)") }
+        let histogram = totals.commandHistogram
+        if !histogram.isEmpty { parts.append("cmd " + histogram.map { "\($0.value):\($0.frames)" }.joined(separator: " ")) }
+        return parts.joined(separator: "  ")
+    }
+
+    private mutating func appendBlock(_ lines: [String], to buffer: inout [UInt8]) {
+        if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
+        wroteBlock = true
+        for line in lines {
+            buffer.append(contentsOf: line.utf8)
+            buffer.append(UInt8(ascii: "\n"))
+        }
+    }
+}
