@@ -3,7 +3,7 @@ import Testing
 
 /// The program's surface: help, version, usage errors and `formats`, run through the binary.
 @Suite struct CommandLineEndToEndTests {
-    static let goldens = "Tests/EndToEndTests/Goldens"
+    static let goldens = "Fixtures/cli"
 
     @Test(arguments: [
         (["--help"], "help.txt"),
