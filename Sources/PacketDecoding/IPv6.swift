@@ -22,6 +22,7 @@ enum IPv6 {
     private static let fragmentHeader: UInt8 = 44
 
     /// Decodes the IPv6 packet at `offset` of `packet`; parameters as `IPv4.decode`.
+    @inline(__always)
     static func decode(_ packet: UnsafeRawBufferPointer, at offset: Int, wireLength: Int, timestamp: Timestamp,
                        defragmenter: inout IPDefragmenter) -> NetworkLayerOutcome {
         let bytes = packet.slice(offset, packet.count)
