@@ -62,6 +62,9 @@ private let fixtures: [(name: String, linkType: LinkType, packets: Int, nanoseco
         #expect(read.count == expected.packets)
         #expect(read.allSatisfy { $0.bytes.count == $0.originalLength } || name == "hb-snaplen.pcap")
         #expect(zip(read, read.dropFirst()).allSatisfy { $0.nanoseconds <= $1.nanoseconds })
+        let summary = fixture(name.replacingOccurrences(of: ".pcapng", with: ".pcap")
+            .replacingOccurrences(of: ".pcap", with: ".summary.json"))
+        #expect(FileManager.default.fileExists(atPath: summary), "expected frames beside the capture")
         if !expected.nanosecond {
             #expect(read.allSatisfy { $0.nanoseconds % 1000 == 0 }, "microsecond file")
         }
