@@ -16,10 +16,10 @@ import PacketDecoding
 /// gap  offset 69  65 bytes never captured
 ///
 /// summary #1  10.0.0.1:40000 → 10.0.0.2:7000
-///   c2s  h12  3 frames (152 bytes)  1 skip (36 bytes)  1 gap (65 bytes)  cmd 3:3
+///   c2s  h12  3 frames (167 bytes)  1 skipped (36 bytes)  1 truncated (20 bytes)  1 gap (65 bytes)  cmd 3:3
 ///   s2c  h12  5 frames (80 bytes)  cmd 4:5
 ///
-/// 8 frames; 36 bytes skipped; 65 bytes never captured
+/// 8 frames; 36 bytes skipped; 20 bytes truncated; 65 bytes never captured
 /// ```
 struct CaptureTextRenderer: CaptureRenderer {
     let style: TextStyle

@@ -15,11 +15,6 @@ final class DirectionFraming {
         case data([UInt8])
         case gap(UInt64)
         case end
-
-        var isData: Bool {
-            if case .data = self { return true }
-            return false
-        }
     }
 
     var origin: StreamOrigin

@@ -63,7 +63,10 @@ enum DecodeCommand: Command {
         case .hexDump(let text):
             prefix = text
         }
-        if filter != nil { throw UsageError("a filter applies only to a capture, and \(path == "-" ? "standard input" : path) holds hex text") }
+        if filter != nil {
+            let what = arguments.positionals.count > 1 ? "unexpected argument '\(arguments.positionals[1])': a filter" : "a filter"
+            throw UsageError("\(what) applies only to a capture (pcap or pcapng), and \(path == "-" ? "standard input" : path) is not one")
+        }
         if arguments.flag("summary") { throw UsageError("--summary applies only to a capture; a hex dump is one stream") }
         let source = HexDumpSource(path: path, standardInputPrefix: prefix)
         let includesPayload = arguments.value("payload") != "none"
