@@ -4,6 +4,7 @@
 enum CommandTable {
     static let commands: [any Command.Type] = [
         DecodeCommand.self,
+        ListenCommand.self,
         FormatsCommand.self,
         HelpCommand.self,
     ]
