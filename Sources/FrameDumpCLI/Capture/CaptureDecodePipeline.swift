@@ -98,7 +98,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
             connections[number] = connection
         case .data(let number, let direction, _, let bytes):
             guard let stream = connections[number]?.directions[direction.rawValue] else { return }
-            stream.origin.timestamp = time
+            stream.time = time
             if stream.decoder != nil {
                 try stream.decoder!.process(bytes) { try emit($0, from: stream) }
             } else {
@@ -112,7 +112,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
             }
         case .gap(let number, let direction, _, let length, _):
             guard let stream = connections[number]?.directions[direction.rawValue] else { return }
-            stream.origin.timestamp = time
+            stream.time = time
             if stream.decoder != nil {
                 try stream.decoder!.noteGap(byteCount: length) { try emit($0, from: stream) }
             } else {
@@ -121,21 +121,20 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
             }
         case .directionClosed(let number, let direction, _, _):
             guard let stream = connections[number]?.directions[direction.rawValue] else { return }
-            stream.origin.timestamp = time
+            stream.time = time
             try end(stream, at: time)
         case .connectionClosed(let closed, _):
             guard let connection = connections.removeValue(forKey: closed.connection) else { return }
             for stream in connection.directions {
-                stream.origin.timestamp = time
+                stream.time = time
                 try end(stream, at: time)
             }
             if keepsTotals { closedConnections.append(connection) }
         case .limitHit(let limit, let number, let direction):
             captureProblems += 1
             guard let connection = connections[number] else { return }
-            var origin = connection.directions[(direction ?? .clientToServer).rawValue].origin
-            origin.timestamp = time
-            renderer.renderLimit(limit, origin: origin, into: &output.buffer)
+            let label = connection.directions[(direction ?? .clientToServer).rawValue].label
+            renderer.renderLimit(limit, label: label, time: time, into: &output.buffer)
             try output.flushIfBlockFull()
         }
     }
@@ -167,7 +166,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     private func emit(_ decoded: FrameDecoderOutput, from stream: DirectionFraming) throws {
         summary.count(decoded)
         if keepsTotals { stream.totals.count(decoded, commandField: stream.commandField) }
-        renderer.render(decoded, format: stream.formatIndex, origin: stream.origin, into: &output.buffer)
+        renderer.render(decoded, format: stream.formatIndex, label: stream.label, time: stream.time, into: &output.buffer)
         try output.flushIfBlockFull()
     }
 
@@ -200,7 +199,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
             } else {
                 index = register(format)
                 StandardError.writeLine(
-                    "framedump: detected format \(format.name) from the first bytes of \(stream.origin.streamName) "
+                    "framedump: detected format \(format.name) from the first bytes of \(stream.name) "
                         + "(use --format to choose another)")
             }
             try replay(stream, with: index)
@@ -240,7 +239,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         stream.held.removeAll()
         stream.heldByteCount = 0
         for (input, time) in held {
-            stream.origin.timestamp = time
+            stream.time = time
             switch input {
             case .data(let bytes):
                 try stream.decoder!.process(bytes) { try emit($0, from: stream) }
@@ -273,7 +272,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         undetectedStreams += 1
         if undetectedStreams == 1 {
             StandardError.writeLine(
-                "framedump: the first bytes of \(stream.origin.streamName) fit no preset format; decoding it as \(formats[defaultFormat].name)")
+                "framedump: the first bytes of \(stream.name) fit no preset format; decoding it as \(formats[defaultFormat].name)")
         }
     }
 
@@ -291,8 +290,8 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         }
         let presets = FrameFormat.presets.map(\.name).joined(separator: ", ")
         let what = prefix.isEmpty
-            ? "no stream starts with data a format can be detected from (first: \(stream.origin.streamName))"
-            : "no preset format fits the first bytes of any stream (first: \(stream.origin.streamName): "
+            ? "no stream starts with data a format can be detected from (first: \(stream.name))"
+            : "no preset format fits the first bytes of any stream (first: \(stream.name): "
                 + "\(String(decoding: shown, as: UTF8.self))\(prefix.count > 8 ? " ..." : ""))"
         return CommandFailure(
             message: """

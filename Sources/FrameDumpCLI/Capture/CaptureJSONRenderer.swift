@@ -26,13 +26,14 @@ struct CaptureJSONRenderer: CaptureRenderer {
         return writers.count - 1
     }
 
-    mutating func render(_ output: FrameDecoderOutput, format: Int, origin: StreamOrigin, into buffer: inout [UInt8]) {
-        writers[format].render(output, origin: origin, into: &buffer)
+    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel, time: Timestamp,
+                         into buffer: inout [UInt8]) {
+        writers[format].render(output, label: label, time: time, into: &buffer)
     }
 
-    func renderLimit(_ limit: ReassemblyLimit, origin: StreamOrigin, into buffer: inout [UInt8]) {
+    func renderLimit(_ limit: ReassemblyLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: "{\"type\":\"limit\"".utf8)
-        origin.appendJSONKeys(to: &buffer)
+        JSONLinesWriter.appendStreamKeys(label: label, time: time, to: &buffer)
         buffer.append(contentsOf: ",\"limit\":".utf8)
         JSONString.append(limit.description, to: &buffer)
         buffer.append(contentsOf: "}\n".utf8)
@@ -121,9 +122,8 @@ struct CaptureJSONRenderer: CaptureRenderer {
 
     /// `{"type":"NAME","ts":"…"`.
     private func appendOpening(_ name: String, time: Timestamp, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: "{\"type\":\"\(name)\",\"ts\":\"".utf8)
-        RFC3339Timestamp.append(time, to: &buffer)
-        buffer.append(UInt8(ascii: "\""))
+        buffer.append(contentsOf: "{\"type\":\"\(name)\"".utf8)
+        JSONLinesWriter.appendStreamKeys(label: nil, time: time, to: &buffer)
     }
 
     /// The JSON value of a drop reason.

@@ -2,7 +2,8 @@ import FrameCodec
 import PacketDecoding
 
 /// Renders what decoding a capture produces: frames and events of any number of streams (each
-/// labelled with its ``StreamOrigin``), capture-level events, and the `--summary` totals.
+/// with its ``StreamLabel`` and the capture time of the packet that completed it), capture-level
+/// events, and the `--summary` totals.
 ///
 /// A capture may carry several frame formats (each direction's is detected on its own), so a
 /// capture renderer holds one ``FrameRenderer`` per format, registered with ``add(_:)``.
@@ -16,12 +17,14 @@ protocol CaptureRenderer {
     /// - Parameters:
     ///   - output: The decoder output.
     ///   - format: The stream's format, as returned by ``add(_:)``.
-    ///   - origin: The stream and the time of the packet that completed the output.
-    mutating func render(_ output: FrameDecoderOutput, format: Int, origin: StreamOrigin, into buffer: inout [UInt8])
+    ///   - label: The stream's connection, direction and endpoints.
+    ///   - time: The capture time of the packet that completed the output.
+    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel, time: Timestamp,
+                         into buffer: inout [UInt8])
 
-    /// Appends a ``ReassemblyLimits`` bound being reached for the stream `origin` names (for the
-    /// connection limit: its client to server direction).
-    mutating func renderLimit(_ limit: ReassemblyLimit, origin: StreamOrigin, into buffer: inout [UInt8])
+    /// Appends a ``ReassemblyLimits`` bound being reached, at capture time `time`, for the stream
+    /// `label` names (for the connection limit: its client to server direction).
+    mutating func renderLimit(_ limit: ReassemblyLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
 
     /// Appends a packet that could not be decoded: its number in the capture (from 1), capture
     /// time, why, and the byte offset in the packet where decoding stopped.

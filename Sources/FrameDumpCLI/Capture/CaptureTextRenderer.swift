@@ -1,21 +1,19 @@
 import FrameCodec
 import PacketDecoding
 
-/// Renders a capture's decoding for people: each frame or event as the hex-dump output shows
-/// it, under a line naming its connection, direction and time; then capture events, the
-/// `--summary` blocks and the line of overall counts.
+/// Renders a capture's decoding for people: each frame or event as ``TextRenderer`` shows a
+/// labelled stream's (connection, direction, sender → receiver, time, then the frame), capture
+/// events in the same style, the `--summary` blocks and the line of overall counts.
 ///
 /// ```
-/// #1  10.0.0.1:40000 → 10.0.0.2:7000  2023-11-14T22:13:20.004000148Z
-/// frame  offset 0  body 37 bytes  magic=0x55aa ver=1 cmd=3 len=37 crc=0x1c291ca3  crc ok
+/// conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000  2023-11-14T22:13:20.004000148Z  frame  offset 0  body 37 bytes  magic=0x55aa …  crc ok
 ///   {
 ///     "id": 1
 ///   }
 ///
-/// #1  10.0.0.1:40000 → 10.0.0.2:7000  2023-11-14T22:13:20.006000222Z
-/// gap  offset 69  65 bytes never captured
+/// conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000  2023-11-14T22:13:20.007000259Z  gap  offset 69  65 bytes never captured
 ///
-/// summary #1  10.0.0.1:40000 → 10.0.0.2:7000
+/// summary  conn 1  10.0.0.1:40000 → 10.0.0.2:7000
 ///   c2s  h12  3 frames (167 bytes)  1 skipped (36 bytes)  1 truncated (20 bytes)  1 gap (65 bytes)  cmd 3:3
 ///   s2c  h12  5 frames (80 bytes)  cmd 4:5
 ///
@@ -39,39 +37,38 @@ struct CaptureTextRenderer: CaptureRenderer {
         return renderers.count - 1
     }
 
-    mutating func render(_ output: FrameDecoderOutput, format: Int, origin: StreamOrigin, into buffer: inout [UInt8]) {
+    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel, time: Timestamp,
+                         into buffer: inout [UInt8]) {
         renderers[format].wroteBlock = wroteBlock
-        renderers[format].render(output, origin: origin, into: &buffer)
+        renderers[format].render(output, label: label, time: time, into: &buffer)
         wroteBlock = true
     }
 
-    mutating func renderLimit(_ limit: ReassemblyLimit, origin: StreamOrigin, into buffer: inout [UInt8]) {
+    mutating func renderLimit(_ limit: ReassemblyLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         let what = switch limit {
         case .outOfOrderBytesPerDirection: "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
         case .outOfOrderBytesTotal: "out-of-order bytes of all connections over the limit: this direction's holes become gaps"
         case .maxConnections: "too many connections tracked: this one is evicted"
         }
-        appendBlock([style.apply(.dim, origin.textLine), "\(style.apply(.bad, "limit"))  \(what)"], to: &buffer)
+        let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)"
+        appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, "limit"))  \(what)"], to: &buffer)
     }
 
     mutating func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int,
                                         into buffer: inout [UInt8]) {
-        appendBlock([
-            style.apply(.dim, "packet \(number)  \(RFC3339Timestamp.string(time))"),
-            "\(style.apply(.bad, "malformed packet"))  \(reason) at byte \(offset)",
-        ], to: &buffer)
+        appendBlock(["packet \(number)  \(Self.text(time))  \(style.apply(.bad, "malformed packet"))  \(reason) at byte \(offset)"],
+                    to: &buffer)
     }
 
     mutating func renderFragmentsDropped(_ drop: IPDefragmenter.Drop, time: Timestamp, into buffer: inout [UInt8]) {
         appendBlock([
-            style.apply(.dim, "\(drop.source) → \(drop.destination)  \(RFC3339Timestamp.string(time))"),
-            "\(style.apply(.bad, "fragments dropped"))  IP id \(drop.identification): \(drop.bytesReceived) bytes of an "
-                + "incomplete datagram given up (\(drop.reason))",
+            "\(drop.source) → \(drop.destination)  \(Self.text(time))  \(style.apply(.bad, "fragments dropped"))  "
+                + "IP id \(drop.identification): \(drop.bytesReceived) bytes of an incomplete datagram given up (\(drop.reason))",
         ], to: &buffer)
     }
 
     mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8]) {
-        var lines = ["\(style.apply(.heading, "summary"))  #\(totals.connection)  \(totals.client) → \(totals.server)"]
+        var lines = ["\(style.apply(.heading, "summary"))  conn \(totals.connection)  \(totals.client) → \(totals.server)"]
         for direction in StreamDirection.allCases {
             lines.append("  \(direction)  " + describe(totals.directions[direction.rawValue]))
         }
@@ -98,6 +95,13 @@ struct CaptureTextRenderer: CaptureRenderer {
         let histogram = totals.commandHistogram
         if !histogram.isEmpty { parts.append("cmd " + histogram.map { "\($0.value):\($0.frames)" }.joined(separator: " ")) }
         return parts.joined(separator: "  ")
+    }
+
+    /// `time` as RFC 3339 text.
+    private static func text(_ time: Timestamp) -> String {
+        var bytes: [UInt8] = []
+        RFC3339Timestamp.append(time, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private mutating func appendBlock(_ lines: [String], to buffer: inout [UInt8]) {

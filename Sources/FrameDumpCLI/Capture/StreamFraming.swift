@@ -17,7 +17,10 @@ final class DirectionFraming {
         case end
     }
 
-    var origin: StreamOrigin
+    /// The stream's connection, direction and endpoints.
+    let label: StreamLabel
+    /// Capture time of the packet being processed: the time of what the decoder emits next.
+    var time = Timestamp(nanoseconds: 0)
     /// The frame decoder, once the format is decided; `nil` before, and after the direction ended.
     var decoder: FrameDecoder?
     /// The format's index with the renderer.
@@ -34,9 +37,12 @@ final class DirectionFraming {
     private(set) var isFinished = false
     var totals = StreamTotals()
 
-    init(origin: StreamOrigin) {
-        self.origin = origin
+    init(label: StreamLabel) {
+        self.label = label
     }
+
+    /// `conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000`: the stream, as messages name it.
+    var name: String { "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)" }
 
     func hold(_ input: HeldInput, at time: Timestamp) {
         held.append((input, time))
@@ -74,10 +80,8 @@ final class ConnectionFraming {
         self.number = number
         self.client = client
         self.server = server
-        directions = [
-            DirectionFraming(origin: StreamOrigin(connection: number, source: client, destination: server)),
-            DirectionFraming(origin: StreamOrigin(connection: number, source: server, destination: client)),
-        ]
+        let label = StreamLabel(connection: number, direction: .clientToServer, source: client, destination: server)
+        directions = [DirectionFraming(label: label), DirectionFraming(label: label.reversed)]
     }
 
     /// The `--summary` totals of both directions.

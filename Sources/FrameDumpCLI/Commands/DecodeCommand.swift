@@ -54,6 +54,10 @@ enum DecodeCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let format = try arguments.value("format").map(resolveFormat)
         let path = arguments.positionals.first ?? "-"
+        if path == "-", Terminal.isTerminal(0) {
+            // Otherwise a bare `framedump decode` looks hung.
+            StandardError.writeLine("framedump: reading a hex dump from standard input; end it with Ctrl-D")
+        }
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals.dropFirst())
         let prefix: [UInt8]
         switch InputKind.identify(path: path) {
