@@ -1,5 +1,5 @@
 /// The tracked connections: a dictionary from ``ConnectionKey`` to a slot, the slots, and the
-/// least-recently-active order used for idle eviction and for making room.
+/// least-recently-active orders used for idle eviction and for making room.
 ///
 /// Every operation is O(1) (amortized): lookup is one hash, "seen a segment" moves the slot to
 /// the back of an intrusive list, and the idle sweep only looks at the front of that list, so
@@ -9,8 +9,11 @@ struct FlowTable {
     private var index: [ConnectionKey: Int32] = [:]
     private var slots: [TCPConnection?] = []
     private var vacant: [Int32] = []
-    /// Least recently active first.
+    /// Open connections, least recently active first.
     private(set) var recency = SlotList()
+    /// Closed connections kept to recognize late segments and reused 4-tuples, least recently
+    /// active first. They are the first to go when the table is full.
+    private(set) var closedRecency = SlotList()
     /// Connections holding out-of-order bytes, in the order they started holding.
     private(set) var holders = SlotList()
 
@@ -44,11 +47,24 @@ struct FlowTable {
         slots[Int(slot)] = nil
         vacant.append(slot)
         recency.remove(slot)
+        closedRecency.remove(slot)
         holders.remove(slot)
     }
 
     /// Marks a connection as the most recently active.
-    mutating func touch(_ slot: Int32) { recency.moveToBack(slot) }
+    mutating func touch(_ slot: Int32) {
+        if self[slot].isClosed { closedRecency.moveToBack(slot) } else { recency.moveToBack(slot) }
+    }
+
+    /// Moves a connection that just closed to the closed connections' order.
+    mutating func noteClosed(_ slot: Int32) {
+        recency.remove(slot)
+        closedRecency.moveToBack(slot)
+    }
+
+    /// The connection to evict to make room: the least recently active closed one, else the
+    /// least recently active open one.
+    var evictionCandidate: Int32? { closedRecency.head ?? recency.head }
 
     /// Keeps `holders` in step with whether the connection holds out-of-order bytes.
     mutating func noteHeldCost(_ slot: Int32) {

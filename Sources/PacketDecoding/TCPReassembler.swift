@@ -119,11 +119,13 @@ public struct TCPReassembler {
     ///   - receive: Gets each evicted open connection's remaining gaps and its
     ///     `connectionClosed(…, reason: .idleTimeout)`.
     public mutating func expireIdle(now: Timestamp, _ receive: (ReassemblyEvent) throws -> Void) rethrows {
-        while let oldest = table.recency.head {
-            let idle = now.nanoseconds.subtractingReportingOverflow(table[oldest].lastSeen.nanoseconds)
-            guard idle.overflow || idle.partialValue > limits.idleTimeoutNanoseconds else { return }
-            try close(oldest, reason: .idleTimeout, receive)
-            table.remove(oldest)
+        for closed in [true, false] {
+            while let oldest = closed ? table.closedRecency.head : table.recency.head {
+                let idle = now.nanoseconds.subtractingReportingOverflow(table[oldest].lastSeen.nanoseconds)
+                guard idle.overflow || idle.partialValue > limits.idleTimeoutNanoseconds else { break }
+                try close(oldest, reason: .idleTimeout, receive)
+                table.remove(oldest)
+            }
         }
     }
 
@@ -149,7 +151,7 @@ public struct TCPReassembler {
             try close(slot, reason: .replaced, receive)
             table.remove(slot)
         }
-        while table.count >= limits.maxConnections, let oldest = table.recency.head {
+        while table.count >= limits.maxConnections, let oldest = table.evictionCandidate {
             if !table[oldest].isClosed {
                 try receive(.limitHit(.maxConnections, connection: table[oldest].number, direction: nil))
             }
@@ -176,6 +178,7 @@ public struct TCPReassembler {
                                 _ receive: (ReassemblyEvent) throws -> Void) rethrows {
         guard !table[slot].isClosed else { return }
         table[slot].isClosed = true
+        table.noteClosed(slot)
         if reason == .reset { table[slot].wasReset = true }
         let closing: DirectionCloseReason? = reason == .reset ? .reset : nil
         try changingHeldBytes(of: slot) { connection in
