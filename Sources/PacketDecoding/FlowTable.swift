@@ -7,7 +7,8 @@
 /// reused, so the slot array never grows beyond the most connections tracked at once.
 struct FlowTable {
     private var index: [ConnectionKey: Int32] = [:]
-    private var slots: [TCPConnection?] = []
+    /// Vacant slots keep their last connection (buffers released) until reused.
+    private var slots: [TCPConnection] = []
     private var vacant: [Int32] = []
     /// Open connections, least recently active first.
     private(set) var recency = SlotList()
@@ -21,10 +22,7 @@ struct FlowTable {
 
     func slot(for key: ConnectionKey) -> Int32? { index[key] }
 
-    subscript(slot: Int32) -> TCPConnection {
-        get { slots[Int(slot)]! }
-        _modify { yield &slots[Int(slot)]! }
-    }
+    subscript(slot: Int32) -> TCPConnection { slots[Int(slot)] }
 
     /// Adds a connection as the most recently active.
     mutating func insert(_ connection: TCPConnection) -> Int32 {
@@ -44,7 +42,7 @@ struct FlowTable {
     /// Forgets a connection and frees its slot.
     mutating func remove(_ slot: Int32) {
         index[self[slot].key] = nil
-        slots[Int(slot)] = nil
+        self[slot].releaseBuffers()
         vacant.append(slot)
         recency.remove(slot)
         closedRecency.remove(slot)
@@ -77,6 +75,6 @@ struct FlowTable {
 
     /// The slots in use, in connection-number order.
     var slotsByConnectionNumber: [Int32] {
-        index.values.sorted { self[$0].number < self[$1].number }
+        index.values.map { (number: slots[Int($0)].number, slot: $0) }.sorted { $0.number < $1.number }.map(\.slot)
     }
 }
