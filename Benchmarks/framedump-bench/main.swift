@@ -48,6 +48,8 @@ let started = monotonicNanoseconds()
 
 runCRC32Benchmarks(options: options, report: &report)
 runDecoderBenchmarks(options: options, report: &report)
+runReassemblyBenchmarks(options: options, report: &report)
+runPipelineBenchmarks(options: options, report: &report)
 
 print("\ntotal \(formatDuration(Double(monotonicNanoseconds() - started))), peak RSS \(formatBytes(Double(ProcessMemory.peakResidentBytes())))")
 print(report.json())

@@ -9,6 +9,7 @@ public struct FormatSpecError: Error, Sendable, Hashable, CustomStringConvertibl
     /// What was expected there, e.g. `"a width like u16 or u32be after ':'"`.
     public var expected: String
 
+    /// Creates an error at `column` (1-based, in Unicode scalars) saying what was `expected`.
     public init(column: Int, expected: String) {
         self.column = column
         self.expected = expected

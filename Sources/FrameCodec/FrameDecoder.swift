@@ -179,7 +179,8 @@ public struct FrameDecoder: Sendable {
             let available = end &- position
             if let magic = layout.magic {
                 guard available >= magic.end else { break }
-                let value = base.loadInteger(fromByteOffset: position &+ magic.offset, width: magic.width, byteOrder: magic.byteOrder)
+                let value = (base + position).loadInteger(fromByteOffset: magic.offset, width: magic.width, byteOrder: magic.byteOrder,
+                                                          readableCount: available)
                 if value != magic.value {
                     beginSkip(at: position)
                     position = Self.nextMagicCandidate(base, from: position &+ 1, end: end, magic: magic)
@@ -193,7 +194,8 @@ public struct FrameDecoder: Sendable {
                 position &+= 1
                 continue
             }
-            let declared = header.loadInteger(fromByteOffset: layout.lengthOffset, width: layout.lengthWidth, byteOrder: layout.lengthByteOrder)
+            let declared = header.loadInteger(fromByteOffset: layout.lengthOffset, width: layout.lengthWidth,
+                                              byteOrder: layout.lengthByteOrder, readableCount: available)
             guard let frameLength = layout.frameLength(declared: declared) else {
                 if resyncing {
                     beginSkip(at: position)

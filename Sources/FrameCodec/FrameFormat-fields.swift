@@ -59,6 +59,26 @@ extension UnsafeRawPointer {
     }
 }
 
+extension UnsafeRawPointer {
+    /// Reads an unsigned integer like ``loadInteger(fromByteOffset:width:byteOrder:)``, with a
+    /// single 8-byte load and shifts, whatever the width, when 8 bytes from `offset` are
+    /// readable: the decoder's header reads, branch-free on the common path.
+    ///
+    /// - Parameters:
+    ///   - readableCount: bytes readable from `self`.
+    @inline(__always)
+    func loadInteger(fromByteOffset offset: Int, width: Int, byteOrder: ByteOrder, readableCount: Int) -> UInt64 {
+        guard offset &+ 8 <= readableCount else {
+            return loadInteger(fromByteOffset: offset, width: width, byteOrder: byteOrder)
+        }
+        let raw = loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        let unused = UInt64(truncatingIfNeeded: 64 &- 8 &* width)
+        return byteOrder == .bigEndian
+            ? UInt64(bigEndian: raw) &>> unused
+            : (UInt64(littleEndian: raw) &<< unused) &>> unused
+    }
+}
+
 extension UnsafeMutableRawPointer {
     /// Writes the low `width` bytes (1...8) of `value` at `offset` in `byteOrder`.
     func storeInteger(_ value: UInt64, toByteOffset offset: Int, width: Int, byteOrder: ByteOrder) {

@@ -139,36 +139,14 @@ extension FrameFormat {
     /// Whether `bytes`, the start of a stream, looks like a header of this format.
     private func fitsStreamStart(_ bytes: [UInt8]) -> Bool {
         var checkedAny = false
-        var offset = 0
-        for field in fields {
-            defer { offset += field.width }
+        for (index, field) in fields.enumerated() {
             guard let expected = field.expected, field.role != .opaque else { continue }
-            guard offset + field.width <= bytes.count else { return false }
-            guard expected.contains(Self.readUnsigned(bytes, at: offset, field: field)) else { return false }
+            guard offset(ofField: index) + field.width <= bytes.count,
+                  expected.contains(value(ofField: index, in: bytes[...])) else { return false }
             checkedAny = true
         }
         guard checkedAny else { return false }
-        if bytes.count >= headerLength {
-            let index = lengthFieldIndex
-            let value = Self.readUnsigned(bytes, at: self.offset(ofField: index), field: fields[index])
-            let base = lengthCounts == .body ? UInt64(headerLength) : 0
-            let (sum, overflow) = value.addingReportingOverflow(base)
-            guard !overflow else { return false }
-            let frameLength = Int64(clamping: sum).addingReportingOverflow(lengthAdjustment)
-            guard !frameLength.overflow, frameLength.partialValue <= Int64(maxFrameLength) else { return false }
-        }
-        return true
-    }
-
-    /// Reads an unsigned integer of `field.width` (1...8) bytes at `offset`.
-    private static func readUnsigned(_ bytes: [UInt8], at offset: Int, field: HeaderField) -> UInt64 {
-        var value: UInt64 = 0
-        for index in 0..<field.width {
-            let byte = field.byteOrder == .bigEndian
-                ? bytes[offset + index]
-                : bytes[offset + field.width - 1 - index]
-            value = value << 8 | UInt64(byte)
-        }
-        return value
+        guard bytes.count >= headerLength else { return true }
+        return FrameLayout(self).frameLength(declared: value(ofField: lengthFieldIndex, in: bytes[...])) != nil
     }
 }

@@ -7,6 +7,7 @@ public struct HexDumpError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was expected there, e.g. `"a hex digit"`.
     public var expected: String
 
+    /// Creates an error at `line` and `column` (both 1-based) saying what was `expected`.
     public init(line: Int, column: Int, expected: String) {
         self.line = line
         self.column = column

@@ -34,9 +34,9 @@ private func referenceCRC(_ bytes: some Sequence<UInt8>, _ algorithm: ChecksumAl
 
     @Test func oneMebibyteOfZeros() {
         let zeros = [UInt8](repeating: 0, count: 1 << 20)
-        // zlib: crc32(0, zeros, 1 MiB); CRC-32C from the bitwise definition.
+        // zlib's crc32(0, zeros, 1 MiB), and the bitwise definition for CRC-32C (Python, once).
         #expect(CRC32.checksum(zeros) == 0xA738_EA1C)
-        #expect(CRC32.checksum(zeros, algorithm: .crc32c) == referenceCRC(zeros, .crc32c))
+        #expect(CRC32.checksum(zeros, algorithm: .crc32c) == 0x1429_8C12)
     }
 
     @Test func freshValueIsZeroLikeZlib() {

@@ -185,6 +185,29 @@ struct FormatSpecErrorTests {
         #expect(error?.expected.contains(words) == true, "\(spec): \(error?.expected ?? "no error")")
     }
 
+    /// The error table in docs/formats.md, verbatim.
+    @Test func documentedErrors() throws {
+        let table: [(String, Int, String)] = [
+            ("magic:u16=0x55AA len:u12", 23, "a bit width after 'u': u8, u16, u24, u32, u40, u48, u56 or u64"),
+            ("len:", 5, "a width like u16 or u32be after ':' (or bytesN, crc32, crc32c)"),
+            ("len:u16xe", 8, "'be' or 'le' after 'u16', or the end of the field"),
+            ("magic:u8=256 len:u8", 10, "a value from 0 to 255 (fits in 1 byte), decimal or 0x hex"),
+            ("a:u8", 5, "a length field: name one integer field 'len' (like len:u16) or add lenfield=NAME"),
+            ("a:u8 a:u8 len:u8", 6, "a field name not used before ('a' is already a field)"),
+            ("len:u8 max=1M x:u8", 15, "an option like max=1M here: fields go before options"),
+            ("pad:bytes2 len:u16 max=3", 24, "a max frame length of at least the header length (4 bytes)"),
+        ]
+        for (spec, column, expected) in table {
+            #expect(specError(spec) == FormatSpecError(column: column, expected: expected))
+        }
+        do {
+            _ = try FrameFormat(nameOrSpec: "fefx")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == FormatSpecError(column: 1, expected: "a preset name (fefd, h12, u16, u32, tls) or a spec like len:u16, got 'fefx'"))
+        }
+    }
+
     @Test func columnsCountUnicodeScalars() {
         // "é" is two UTF-8 bytes but one column.
         let error = specError("é:u8 len:u8")
@@ -337,8 +360,8 @@ struct NettyExampleTests {
     }
 }
 
-/// tokio-util `LengthDelimitedCodec`'s module docs examples (tokio-util 0.7.12+, whose docs
-/// match the code). tokio consumes `num_skip + value + length_adjustment` bytes and yields all
+/// tokio-util `LengthDelimitedCodec`'s module docs examples (as corrected by tokio-rs/tokio#6638,
+/// so that they match the code). tokio consumes `num_skip + value + length_adjustment` bytes and yields all
 /// but the first `num_skip`, so: `adjust = length_adjustment + num_skip - (offset + length)`,
 /// `strip = num_skip`.
 @Suite("Format spec: tokio-util examples")

@@ -360,18 +360,20 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
                     gaps[input.count] = UInt64.random(in: 1...1000, using: &random)
                 }
             }
-            let chunks = randomChunks(input, sizes: 1...50, using: &random)
             var decoder = FrameDecoder(format: format, startOffset: 77)
             var outputs: [FrameDecoderOutput] = []
-            var fed = 0
             var gapTotal: UInt64 = 0
-            for chunk in chunks {
-                for (at, count) in gaps where at >= fed && at < fed + chunk.count && at == fed {
+            var segmentStart = 0
+            // Gaps fall between random chunks of the bytes around them, mid-frame or not.
+            for boundary in Set(gaps.keys).union([input.count]).sorted() {
+                for chunk in randomChunks(Array(input[segmentStart..<boundary]), sizes: 1...50, using: &random) {
+                    decoder.process(chunk) { outputs.append($0) }
+                }
+                if let count = gaps[boundary] {
                     decoder.noteGap(byteCount: count) { outputs.append($0) }
                     gapTotal += count
                 }
-                decoder.process(chunk) { outputs.append($0) }
-                fed += chunk.count
+                segmentStart = boundary
             }
             decoder.finish { outputs.append($0) }
             let total = outputs.reduce(0) { $0 + $1.byteCount }

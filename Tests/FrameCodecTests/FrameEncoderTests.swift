@@ -122,7 +122,7 @@ import Testing
     @Test(arguments: propertySeeds)
     func encodeThenDecodeIsTheIdentity(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
-        for round in 0..<150 {
+        for round in 0..<100 {
             let format = try randomFormat(using: &random)
             let encoder = FrameEncoder(format: format)
             var stream: [UInt8] = []

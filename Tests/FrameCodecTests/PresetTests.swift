@@ -111,3 +111,56 @@ struct PresetDetectionTests {
         #expect(FrameFormat.detect(slice) == .fefd)
     }
 }
+
+/// The worked examples in docs/formats.md, decoded end to end.
+@Suite("Documented examples")
+struct DocumentedExampleTests {
+    private func decode(_ hex: String, _ format: FrameFormat) throws -> [FrameDecoderOutput] {
+        var decoder = FrameDecoder(format: format)
+        var outputs: [FrameDecoderOutput] = []
+        decoder.process(try HexDump.parse(hex)) { outputs.append($0) }
+        decoder.finish { outputs.append($0) }
+        return outputs
+    }
+
+    @Test func fefdJSONMessage() throws {
+        let hex = "fefd00f9" + String(repeating: "20", count: 249)
+        let outputs = try decode(hex, .fefd)
+        guard outputs.count == 1, case .frame(let frame) = outputs[0] else {
+            Issue.record("expected one frame, got \(outputs)")
+            return
+        }
+        #expect(frame.bytes.count == 253)
+        #expect(frame.body.count == 249)
+        #expect(FrameFormat.fefd.value(ofField: "len", in: frame.header) == 249)
+    }
+
+    @Test func h12CommandWithCRC() throws {
+        let outputs = try decode("55aa 01 02 0000000b a7d45f90 7b226f6b223a747275657d", .h12)
+        guard outputs.count == 1, case .frame(let frame) = outputs[0] else {
+            Issue.record("expected one frame, got \(outputs)")
+            return
+        }
+        #expect(frame.bytes.count == 23)
+        #expect(frame.crcOK == true)
+        #expect(Array(frame.body) == Array(#"{"ok":true}"#.utf8))
+        #expect(FrameFormat.h12.value(ofField: "ver", in: frame.header) == 1)
+        #expect(FrameFormat.h12.value(ofField: "cmd", in: frame.header) == 2)
+        #expect(FrameFormat.h12.value(ofField: "crc", in: frame.header) == 0xA7D4_5F90)
+    }
+
+    @Test func littleEndianWholeFrameLength() throws {
+        let format = try FrameFormat(spec: "ver:u8 len:u32le flags:u16 ; counts=frame max=64K")
+        #expect(format.headerLength == 7)
+        let frame = "01 20000000 0000" + String(repeating: " ab", count: 25)
+        let outputs = try decode(frame + frame, format)
+        #expect(outputs.count == 2)
+        for output in outputs {
+            guard case .frame(let decoded) = output else {
+                Issue.record("expected frames, got \(output)")
+                continue
+            }
+            #expect(decoded.bytes.count == 32)
+        }
+    }
+}

@@ -4,6 +4,8 @@
 enum CommandTable {
     static let commands: [any Command.Type] = [
         DecodeCommand.self,
+        ListenCommand.self,
+        ProxyCommand.self,
         FormatsCommand.self,
         HelpCommand.self,
     ]
