@@ -98,7 +98,7 @@ private final class ProxyServer {
         try decoding.finish()
         let summary = decoding.summary
         StandardError.writeLine(
-            "framedump proxy: \(connectionCount) connections, \(summary.frames) frames; "
+            "framedump proxy: \(connectionCount) \(connectionCount == 1 ? "connection" : "connections"), \(summary.frames) frames; "
                 + "c2s \(relayedBytes.clientToServer) bytes, s2c \(relayedBytes.serverToClient) bytes"
         )
     }
