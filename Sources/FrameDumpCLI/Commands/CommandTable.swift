@@ -5,6 +5,9 @@ enum CommandTable {
     static let commands: [any Command.Type] = [
         DecodeCommand.self,
         EncodeCommand.self,
+        ListenCommand.self,
+        ConnectCommand.self,
+        ProxyCommand.self,
         FormatsCommand.self,
         HelpCommand.self,
     ]

@@ -41,6 +41,10 @@ enum DecodeCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let format = try arguments.value("format").map(resolveFormat)
         let source = HexDumpSource(path: arguments.positionals.first ?? "-")
+        if source.path == "-", Terminal.isTerminal(0) {
+            // Otherwise a bare `framedump decode` looks hung.
+            StandardError.writeLine("framedump: reading a hex dump from standard input; end it with Ctrl-D")
+        }
         let includesPayload = arguments.value("payload") != "none"
         if arguments.flag("json") {
             return try decode(source, format: format, context: context) { format in

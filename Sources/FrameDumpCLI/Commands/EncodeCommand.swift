@@ -42,7 +42,7 @@ enum EncodeCommand: Command {
                    help: "A header field value, decimal or 0x hex; repeat for\nseveral fields (one frame from the options)."),
             .value("body-hex", valueName: "HEX", help: "The body in hex (spaces allowed between bytes)."),
             .value("body-text", valueName: "TEXT", help: "The body as UTF-8 text."),
-            .value("body-json", valueName: "JSON", help: "The body as JSON text, checked and sent as written."),
+            .value("body-json", valueName: "JSON", help: "The body as JSON, written compactly with keys sorted."),
             .value("output", short: "o", valueName: "binary|hex", allowedValues: ["binary", "hex"], defaultValue: "binary",
                    help: "Standard output: the frames' bytes, or one hex line per frame."),
             .value("pcap", valueName: "FILE",
@@ -95,9 +95,9 @@ enum EncodeCommand: Command {
             try readLines(path: path, name: name) { line, number in
                 let spec: FrameSpecLine
                 do {
-                    spec = try FrameSpecLine(parsing: line)
-                } catch let error as FrameSpecLine.Error {
-                    throw CommandFailure(message: "\(name):\(number):\(error.column): expected \(error.expected)", status: .badInput)
+                    spec = try FrameSpecLine.parse(line)
+                } catch let error as FrameSpecLine.ParseError {
+                    throw CommandFailure(message: "\(name):\(number): \(error.message)", status: .badInput)
                 }
                 try encode(spec) { "\(name):\(number)" }
             }
@@ -112,13 +112,13 @@ enum EncodeCommand: Command {
     /// The one frame `--field` and `--body-*` describe, or `nil` when none of them is given.
     private static func frameFromOptions(_ arguments: ParsedArguments) throws(UsageError) -> FrameSpecLine? {
         guard frameOptions.contains(where: { !arguments.values($0).isEmpty }) else { return nil }
-        var frame = FrameSpecLine()
+        var frame = FrameSpecLine(fields: [:], body: [])
         for assignment in arguments.values("field") {
             guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
                 throw UsageError("--field '\(assignment)': expected NAME=VALUE, e.g. --field cmd=3")
             }
             let name = String(assignment[..<equals])
-            guard let value = FrameSpecLine.fieldValue(String(assignment[assignment.index(after: equals)...])) else {
+            guard let value = fieldValue(assignment[assignment.index(after: equals)...]) else {
                 throw UsageError("--field '\(assignment)': expected a value 0...18446744073709551615, decimal or 0x hex")
             }
             guard frame.fields.updateValue(value, forKey: name) == nil else {
@@ -129,23 +129,27 @@ enum EncodeCommand: Command {
         guard bodies.count <= 1 else {
             throw UsageError("give one body: --\(bodies[bodies.startIndex]) and --\(bodies[bodies.startIndex + 1]) were both given")
         }
-        if let hex = arguments.value("body-hex") {
-            do {
+        do {
+            if let hex = arguments.value("body-hex") {
                 frame.body = try FrameSpecLine.hexBytes(hex)
-            } catch {
-                throw UsageError("--body-hex at column \(error.column): expected \(error.expected)")
+            } else if let text = arguments.value("body-text") {
+                frame.body = Array(text.utf8)
+            } else if let json = arguments.value("body-json") {
+                frame.body = try FrameSpecLine.jsonBody(json)
             }
-        } else if let text = arguments.value("body-text") {
-            frame.body = Array(text.utf8)
-        } else if let json = arguments.value("body-json") {
-            do {
-                _ = try JSONDocument(parsing: Array(json.utf8))
-            } catch {
-                throw UsageError("--body-json is not JSON: at column \(error.offset + 1): expected \(error.expected)")
-            }
-            frame.body = Array(json.utf8)
+        } catch {
+            throw UsageError("--\(bodies[bodies.startIndex]): \(error.message)")
         }
         return frame
+    }
+
+    /// A `--field` value: decimal (`21`) or hexadecimal with `0x` (`0x55AA`), 0…2⁶⁴−1; `nil`
+    /// when it is neither or does not fit.
+    private static func fieldValue(_ text: Substring) -> UInt64? {
+        if text.hasPrefix("0x") || text.hasPrefix("0X") {
+            return UInt64(text.dropFirst(2), radix: 16)
+        }
+        return UInt64(text, radix: 10)
     }
 
     /// The sink the options choose, with the pcap file already created (and its handshake
@@ -183,31 +187,23 @@ enum EncodeCommand: Command {
 
     /// Reads `path` (`-`: standard input) in 64 KiB steps and calls `body` with each non-blank
     /// line and its number, so input of any length is encoded as it arrives.
-    private static func readLines(path: String, name: String, _ body: ([UInt8], Int) throws -> Void) throws {
+    private static func readLines(path: String, name: String, _ body: (ArraySlice<UInt8>, Int) throws -> Void) throws {
         let fileDescriptor = path == "-" ? 0 : open(path, O_RDONLY)
         guard fileDescriptor >= 0 else {
             throw CommandFailure(message: "framedump encode: cannot read \(name): \(SystemError(code: errno).text)", status: .badInput)
         }
         defer { if fileDescriptor != 0 { close(fileDescriptor) } }
         var splitter = LineSplitter()
-        func deliver(_ line: [UInt8], _ number: Int) throws {
-            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
-            try body(line, number)
-        }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        do {
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress!, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw CommandFailure(message: "framedump encode: cannot read \(name): \(SystemError(code: errno).text)", status: .badInput)
-                }
-                if count == 0 { break }
-                try chunk.withUnsafeBytes { try splitter.append(UnsafeRawBufferPointer(rebasing: $0[..<count]), deliver) }
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure(message: "framedump encode: cannot read \(name): \(SystemError(code: errno).text)", status: .badInput)
             }
-            try splitter.finish(deliver)
-        } catch let tooLong as LineSplitter.LineTooLong {
-            throw CommandFailure(message: "\(name):\(tooLong.lineNumber): expected a line of at most \(LineSplitter.maxLineLength) bytes", status: .badInput)
+            if count == 0 { break }
+            try chunk.withUnsafeBytes { try splitter.process(UnsafeRawBufferPointer(rebasing: $0[..<count]), body) }
         }
+        try splitter.finish(body)
     }
 }

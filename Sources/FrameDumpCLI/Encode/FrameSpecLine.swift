@@ -1,150 +1,153 @@
-/// One frame to send, as `encode` reads it from JSON Lines (and `connect` from standard input):
-/// header field values by name and the body.
-///
-/// One JSON object per line (https://jsonlines.org); blank lines are skipped:
+import Foundation
+
+/// One line of frame input for `encode` and `connect`: header field values and a body, as a
+/// JSON object (JSON Lines; the schema is in docs/cli.md, "encode input").
 ///
 /// ```
-/// {"fields":{"cmd":3,"ver":1},"body_text":"hello"}
-/// {"fields":{"cmd":3},"body_hex":"00ff 10"}
-/// {"fields":{"cmd":3},"body_json":{"id":7,"to":["bob"]}}
-/// {"fields":{"cmd":1}}
+/// {"fields":{"cmd":1},"body_hex":"000001937e3ac4e8"}
+/// {"fields":{"cmd":3},"body_json":{"id":7,"text":"hi"}}
+/// {"fields":{"cmd":3,"ver":2},"body_text":"hello\n"}
+/// {}
 /// ```
 ///
-/// - `fields` (optional): field name → a JSON integer 0…2⁶⁴−1, or a string `"0x55AA"` /
-///   `"21"`. Fields left out are filled in by `FrameEncoder`: the length from the body, the
-///   checksum computed, a magic with its value, anything else 0. A length or checksum given is
-///   written as given (to craft bad frames).
-/// - At most one body key; none means an empty body:
-///   - `body_hex`: hex digits, two per byte, spaces allowed between bytes;
-///   - `body_text`: a string, sent as its UTF-8 bytes;
-///   - `body_json`: any JSON value, sent as its text exactly as written on the line.
+/// - `fields`: field name → unsigned integer; fields left out are filled in by ``FrameEncoder``
+///   (the length and checksum computed, a magic set, others 0). Optional.
+/// - At most one body key: `body_hex` (hex digits, whitespace allowed), `body_text` (the UTF-8
+///   bytes of the string), or `body_json` (any JSON value, written compactly with object keys
+///   sorted — use `body_text` to send JSON text exactly as typed). None: an empty body.
 ///
-/// Any other key is an error (a typo must not silently drop a body). The schema is documented
-/// in docs/cli.md, "encode input".
+/// Other keys are refused, so a misspelt key is an error rather than a silently empty body.
 struct FrameSpecLine: Equatable {
-    /// Header field values by name; the format's names, checked by the encoder.
+    /// Header field values by name.
     var fields: [String: UInt64]
     /// The body bytes.
     var body: [UInt8]
 
-    /// The keys a line may have.
-    static let keys = ["fields", "body_hex", "body_text", "body_json"]
-
-    init(fields: [String: UInt64] = [:], body: [UInt8] = []) {
-        self.fields = fields
-        self.body = body
+    /// Why a line is not a frame; the caller adds the place (`<stdin>:3:`).
+    struct ParseError: Error, Equatable, CustomStringConvertible {
+        var message: String
+        var description: String { message }
     }
 
-    /// Where a line does not fit the schema: the column (in characters, from 1) and what was
-    /// expected there.
-    struct Error: Swift.Error, Equatable {
-        var column: Int
-        var expected: String
-    }
+    private static let bodyKeys = ["body_hex", "body_text", "body_json"]
 
-    /// Reads one line (without its newline).
+    /// Parses one line (without its line break).
     ///
-    /// - Throws: ``Error`` naming the column: malformed JSON, a non-object, an unknown key, two
-    ///   body keys, a field value that is not an unsigned 64-bit integer, bad hex.
-    init(parsing line: [UInt8]) throws(Error) {
-        func failure(at offset: Int, _ expected: String) -> Error {
-            Error(column: String(decoding: line.prefix(offset), as: UTF8.self).count + 1, expected: expected)
-        }
-        let document: JSONDocument
+    /// - Throws: ``ParseError`` saying what was expected: a JSON object, known keys, integer
+    ///   field values, even-length hex.
+    static func parse(_ line: some Collection<UInt8>) throws(ParseError) -> FrameSpecLine {
+        let object: [String: Any]
         do {
-            document = try JSONDocument(parsing: line)
-        } catch let syntax {
-            throw failure(at: syntax.offset, syntax.expected)
-        }
-        guard case .object(let members) = document.value else {
-            throw failure(at: document.range.lowerBound, "a JSON object such as {\"fields\":{\"cmd\":1},\"body_text\":\"hi\"}")
-        }
-        self.init()
-        var bodyKey: String?
-        for member in members {
-            let value = member.value
-            if member.key.hasPrefix("body_"), Self.keys.contains(member.key) {
-                if let bodyKey {
-                    throw failure(at: member.keyOffset, "one body key, but '\(bodyKey)' was given already")
-                }
-                bodyKey = member.key
+            guard let parsed = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+                throw ParseError(message: "expected a JSON object, e.g. {\"fields\":{\"cmd\":1},\"body_hex\":\"00ff\"}")
             }
-            switch member.key {
-            case "fields":
-                guard case .object(let fieldMembers) = value.value else {
-                    throw failure(at: value.range.lowerBound, "an object of field values, e.g. {\"cmd\":3}")
-                }
-                for field in fieldMembers {
-                    guard fields[field.key] == nil else {
-                        throw failure(at: field.keyOffset, "each field once, but '\(field.key)' repeats")
-                    }
-                    fields[field.key] = try Self.fieldValue(field.value) { failure(at: field.value.range.lowerBound, $0) }
-                }
-            case "body_hex":
-                guard case .string(let text) = value.value else { throw failure(at: value.range.lowerBound, "a string of hex digits") }
-                do {
-                    body = try Self.hexBytes(text)
-                } catch let hex {
-                    // +1 skips the opening quote; no escapes can precede a hex digit error.
-                    throw failure(at: value.range.lowerBound + hex.column, hex.expected)
-                }
-            case "body_text":
-                guard case .string(let text) = value.value else { throw failure(at: value.range.lowerBound, "a string") }
-                body = Array(text.utf8)
-            case "body_json":
-                body = Array(line[value.range])
-            default:
-                let hint = Suggestion.hint(for: member.key, among: Self.keys)
-                throw failure(at: member.keyOffset, "one of the keys \(Self.keys.joined(separator: ", ")), not '\(member.key)'\(hint)")
-            }
+            object = parsed
+        } catch let error as ParseError {
+            throw error
+        } catch {
+            throw ParseError(message: "expected a JSON object (\(Self.jsonErrorText(error)))")
         }
+        if let unknown = object.keys.sorted().first(where: { $0 != "fields" && !bodyKeys.contains($0) }) {
+            throw ParseError(message: "unknown key '\(unknown)'; expected fields, body_hex, body_text or body_json")
+        }
+        let given = bodyKeys.filter { object[$0] != nil }
+        guard given.count <= 1 else {
+            throw ParseError(message: "expected one body key, found \(given.joined(separator: " and "))")
+        }
+        return FrameSpecLine(fields: try fields(object["fields"]), body: try body(object, key: given.first))
     }
 
-    /// The value of a field given as a JSON integer or a string.
-    private static func fieldValue(_ node: JSONDocument, error: (String) -> Error) throws(Error) -> UInt64 {
-        let expected = "an integer 0...18446744073709551615, or a string such as \"0x55AA\""
-        switch node.value {
-        case .number(let text), .string(let text):
-            guard let value = fieldValue(text) else { throw error(expected) }
-            return value
+    private static func fields(_ value: Any?) throws(ParseError) -> [String: UInt64] {
+        guard let value else { return [:] }
+        guard let object = value as? [String: Any] else {
+            throw ParseError(message: "expected \"fields\" to be an object of field name → integer")
+        }
+        var fields: [String: UInt64] = [:]
+        for (name, value) in object {
+            // The number's own text: exact for integers above 2^53, where a Double is not. JSON
+            // true/false also arrive as NSNumber, of Objective-C type "c" (char).
+            guard let number = value as? NSNumber, String(cString: number.objCType) != "c",
+                  let integer = UInt64(number.stringValue) else {
+                throw ParseError(message: "expected field '\(name)' to be a non-negative integer, found \(value)")
+            }
+            fields[name] = integer
+        }
+        return fields
+    }
+
+    private static func body(_ object: [String: Any], key: String?) throws(ParseError) -> [UInt8] {
+        switch key {
+        case "body_hex":
+            guard let text = object["body_hex"] as? String else { throw ParseError(message: "expected \"body_hex\" to be a string") }
+            return try hexBytes(text)
+        case "body_text":
+            guard let text = object["body_text"] as? String else { throw ParseError(message: "expected \"body_text\" to be a string") }
+            return Array(text.utf8)
+        case "body_json":
+            return try jsonBytes(object["body_json"]!)
         default:
-            throw error(expected)
+            return []
         }
     }
 
-    /// Reads a field value: decimal (`21`) or hexadecimal with `0x` (`0x55AA`), 0…2⁶⁴−1.
-    ///
-    /// - Returns: the value, or `nil` when `text` is neither form or does not fit in 64 bits.
-    static func fieldValue(_ text: String) -> UInt64? {
-        if text.hasPrefix("0x") || text.hasPrefix("0X") {
-            return UInt64(text.dropFirst(2), radix: 16)
+    /// The body a `body_json` value gives: written compactly, object keys sorted.
+    private static func jsonBytes(_ value: Any) throws(ParseError) -> [UInt8] {
+        do {
+            let data = try JSONSerialization.data(
+                withJSONObject: value,
+                options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]
+            )
+            return Array(data)
+        } catch {
+            throw ParseError(message: "cannot write \"body_json\" as JSON (\(jsonErrorText(error)))")
         }
-        return UInt64(text, radix: 10)
     }
 
-    /// Reads a body written in hex: two digits per byte, any case, with spaces allowed between
-    /// bytes (`"55aa 0103"`).
+    /// The body `"body_json": TEXT` gives, for `encode --body-json TEXT`.
     ///
-    /// - Throws: ``Error`` with the column (from 1, within `text`) of the first bad character.
-    static func hexBytes(_ text: String) throws(Error) -> [UInt8] {
+    /// - Throws: ``ParseError`` when `text` is not one JSON value.
+    static func jsonBody(_ text: String) throws(ParseError) -> [UInt8] {
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
+        } catch {
+            throw ParseError(message: "expected a JSON value (\(jsonErrorText(error)))")
+        }
+        return try jsonBytes(value)
+    }
+
+    /// Hex digits, two a byte; whitespace between them is ignored (`body_hex`, `--body-hex`).
+    static func hexBytes(_ text: String) throws(ParseError) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count / 2)
         var high: UInt8?
-        var column = 0
-        for character in text.unicodeScalars {
-            column += 1
-            if character == " ", high == nil { continue }
-            guard character.isASCII, let digit = HexDigit.value(UInt8(character.value)) else {
-                throw Error(column: column, expected: high == nil ? "a hex digit or a space" : "the second hex digit of a byte")
+        for (index, character) in text.utf8.enumerated() {
+            if character == 0x20 || character == 0x09 { continue }
+            guard let digit = hexDigit(character) else {
+                throw ParseError(message: "expected a hex digit in \"body_hex\" at character \(index + 1)")
             }
-            if let first = high {
-                bytes.append(first << 4 | digit)
+            if let value = high {
+                bytes.append(value << 4 | digit)
                 high = nil
             } else {
                 high = digit
             }
         }
-        guard high == nil else { throw Error(column: column + 1, expected: "the second hex digit of a byte") }
+        guard high == nil else { throw ParseError(message: "expected an even number of hex digits in \"body_hex\"") }
         return bytes
+    }
+
+    private static func hexDigit(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Foundation's message for a JSON error, without the `NSError` wrapping.
+    private static func jsonErrorText(_ error: any Error) -> String {
+        let nsError = error as NSError
+        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
     }
 }

@@ -1,47 +1,36 @@
-/// Cuts bytes that arrive in chunks (reads from a pipe, a file, a socket) into lines, for JSON
-/// Lines input.
+/// Cuts a byte stream that arrives in chunks into lines, for JSON Lines input.
 ///
-/// A line ends at `\n`; a `\r` before it is dropped, so CRLF files read the same. The last line
-/// may lack its newline (``finish(_:)`` delivers it). Only the unfinished line is held, and it
-/// is bounded by ``maxLineLength``, so memory does not grow with the input.
+/// A line ends at `\n` (a `\r` before it is dropped); a last line without a line break is
+/// delivered by ``finish(_:)``. Lines are numbered from 1 for messages; blank lines are
+/// counted but not delivered. A line is held whole until its end arrives, so memory is the
+/// longest line plus one chunk.
 struct LineSplitter {
-    /// The longest line accepted, in bytes: 64 MiB, room for a 16 MiB body (the default max
-    /// frame length) written in hex with spaces, plus its header fields.
-    static let maxLineLength = 64 << 20
-
-    private var partial: [UInt8] = []
-    /// The number of the line delivered last, from 1.
+    private var pending: [UInt8] = []
+    /// The number of the last line delivered or skipped.
     private(set) var lineNumber = 0
 
-    /// A line longer than ``maxLineLength``: its number.
-    struct LineTooLong: Error, Equatable {
-        var lineNumber: Int
-    }
-
-    /// Takes one chunk and calls `body` with each line it completes and the line's number.
-    ///
-    /// - Throws: ``LineTooLong``, or what `body` throws.
-    mutating func append(_ chunk: UnsafeRawBufferPointer, _ body: (_ line: [UInt8], _ number: Int) throws -> Void) throws {
-        var start = chunk.startIndex
-        while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            partial.append(contentsOf: chunk[start..<newline])
-            start = newline + 1
-            try deliver(body)
+    /// Appends `chunk` and calls `receive` with each line it completes and that line's number.
+    mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (ArraySlice<UInt8>, Int) throws -> Void) rethrows {
+        var start = 0
+        for index in 0..<chunk.count where chunk[index] == UInt8(ascii: "\n") {
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<index]))
+            start = index + 1
+            try deliver(receive)
         }
-        partial.append(contentsOf: chunk[start...])
-        guard partial.count <= Self.maxLineLength else { throw LineTooLong(lineNumber: lineNumber + 1) }
+        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start...]))
     }
 
-    /// Delivers the last line if it had no newline.
-    mutating func finish(_ body: (_ line: [UInt8], _ number: Int) throws -> Void) throws {
-        if !partial.isEmpty { try deliver(body) }
+    /// End of input: delivers the last line if it had no line break.
+    mutating func finish(_ receive: (ArraySlice<UInt8>, Int) throws -> Void) rethrows {
+        if !pending.isEmpty { try deliver(receive) }
     }
 
-    private mutating func deliver(_ body: (_ line: [UInt8], _ number: Int) throws -> Void) throws {
+    private mutating func deliver(_ receive: (ArraySlice<UInt8>, Int) throws -> Void) rethrows {
         lineNumber += 1
-        guard partial.count <= Self.maxLineLength else { throw LineTooLong(lineNumber: lineNumber) }
-        if partial.last == UInt8(ascii: "\r") { partial.removeLast() }
-        defer { partial.removeAll(keepingCapacity: partial.count <= 64 * 1024) }
-        try body(partial, lineNumber)
+        defer { pending.removeAll(keepingCapacity: true) }
+        var line = pending[...]
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+        try receive(line, lineNumber)
     }
 }

@@ -1,4 +1,5 @@
 import FrameCodec
+import PacketDecoding
 
 /// Renders frames and events for people: one block per frame, one line per event, a summary.
 ///
@@ -21,6 +22,10 @@ import FrameCodec
 /// field (magic and checksum fields in hex, others in decimal) and, for formats with a
 /// checksum, `crc ok` or `crc MISMATCH`. The body follows, indented: pretty JSON, text, or a
 /// `hexdump -C` style dump (see ``BodyPresentation``).
+///
+/// Outputs of labelled streams (captures, sockets) start with the connection, direction and
+/// endpoints, the arrow pointing the way the bytes went:
+/// `conn 3 s2c 127.0.0.1:9000 → 127.0.0.1:51000  frame  offset 0  …`.
 struct TextRenderer: FrameRenderer {
     let format: FrameFormat
     let style: TextStyle
@@ -36,9 +41,12 @@ struct TextRenderer: FrameRenderer {
         payloadStart = format.payloadOffset
     }
 
-    mutating func render(_ output: FrameDecoderOutput, into buffer: inout [UInt8]) {
+    mutating func render(_ output: FrameDecoderOutput, label: StreamLabel?, time: Timestamp?, into buffer: inout [UInt8]) {
         if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
         wroteBlock = true
+        if let label {
+            buffer.append(contentsOf: "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)  ".utf8)
+        }
         switch output {
         case .frame(let frame):
             appendFrame(frame, to: &buffer)
