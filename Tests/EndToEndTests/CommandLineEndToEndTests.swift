@@ -10,6 +10,7 @@ import Testing
         (["help"], "help.txt"),
         (["decode", "--help"], "decode-help.txt"),
         (["help", "decode"], "decode-help.txt"),
+        (["encode", "--help"], "encode-help.txt"),
         (["formats"], "formats.txt"),
     ])
     func helpAndFormatsMatchTheirGoldens(_ arguments: [String], _ golden: String) throws {

@@ -119,6 +119,7 @@ enum ArgumentParser {
             throw UsageError("invalid value '\(value)' for '\(displayName)'; expected \(listing(allowed))\(hint)")
         }
         parsed.values[option.long] = value
+        parsed.repeatedValues[option.long, default: []].append(value)
     }
 
     private static func checkPositionals(_ positionals: [String], spec: CommandSpec) throws(UsageError) {
