@@ -85,6 +85,8 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
             captureProblems += 1
             renderer.renderFragmentsDropped(drop, time: time, into: &output.buffer)
             try output.flushIfBlockFull()
+        case .latestCounters:
+            break
         }
     }
 

@@ -105,6 +105,7 @@ struct CaptureSource {
         parser.finish()
         for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
         statistics.fragmentDrops = parser.defragmentationStatistics.datagramsDropped
+        for summary in reassembler.trackedConnections { try receive(.latestCounters(summary), time) }
         try reassembler.finish { try receive(.stream($0), time) }
         return statistics
     }
@@ -120,6 +121,11 @@ enum CaptureEvent {
     /// An incomplete IP datagram given up (timeout, limit, end of capture): its bytes are lost
     /// and show up as a gap in their TCP stream.
     case fragmentsDropped(IPDefragmenter.Drop)
+    /// At the end of the capture, before the last connections close: the counters of each
+    /// connection still tracked. For one that closed earlier they now include the segments that
+    /// came after its close (the last ACK, late retransmissions), which its `connectionClosed`
+    /// summary could not count.
+    case latestCounters(ConnectionSummary)
 }
 
 /// Packet counts of one capture read.

@@ -4,6 +4,7 @@
 enum CommandTable {
     static let commands: [any Command.Type] = [
         DecodeCommand.self,
+        StreamsCommand.self,
         EncodeCommand.self,
         ListenCommand.self,
         ConnectCommand.self,
