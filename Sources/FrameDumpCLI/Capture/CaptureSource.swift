@@ -68,8 +68,8 @@ struct CaptureSource {
         let supported = PacketParser.supports(linkType)
         if !supported {
             StandardError.writeLine(
-                "framedump: \(displayName): link type \(linkType) (LINKTYPE \(linkType.rawValue)) is not supported; "
-                    + "its packets are skipped (supported: NULL, EN10MB, RAW, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6)")
+                "framedump: \(displayName): link type \(linkType.rawValue) is not supported; its packets are skipped "
+                    + "(supported: NULL, EN10MB, RAW, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6; https://www.tcpdump.org/linktypes.html)")
         }
         var parser = PacketParser(linkType: linkType)
         var reassembler = TCPReassembler(limits: limits)
