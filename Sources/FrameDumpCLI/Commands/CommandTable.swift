@@ -5,6 +5,7 @@ enum CommandTable {
     static let commands: [any Command.Type] = [
         DecodeCommand.self,
         EncodeCommand.self,
+        CaptureCommand.self,
         ListenCommand.self,
         ConnectCommand.self,
         ProxyCommand.self,
