@@ -46,7 +46,15 @@ enum CaptureInterruption {
         var previousInterrupt = sigaction(), previousTerminate = sigaction()
         sigaction(SIGINT, &action, &previousInterrupt)
         sigaction(SIGTERM, &action, &previousTerminate)
+        // A blocked signal mask is inherited across exec: a parent that blocks SIGINT/SIGTERM
+        // (a test runner, a supervisor) would otherwise leave the capture unstoppable.
+        var signals = sigset_t(), previousMask = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, &previousMask)
         defer {
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
             sigaction(SIGINT, &previousInterrupt, nil)
             sigaction(SIGTERM, &previousTerminate, nil)
             signalledCapture = nil
