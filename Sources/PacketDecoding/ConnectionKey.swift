@@ -27,6 +27,18 @@ public struct ConnectionKey: Sendable, Hashable, CustomStringConvertible {
     /// The key of the connection a segment belongs to.
     public init(_ segment: TCPSegment) { self.init(segment.source, segment.destination) }
 
+    /// Hashes IPv4 keys as two integers: the synthesized hash of two `Endpoint` enums was the
+    /// largest cost of a flow-table lookup (measured, release build).
+    public func hash(into hasher: inout Hasher) {
+        if case .v4(let a) = lower.address, case .v4(let b) = upper.address {
+            hasher.combine(UInt64(a) << 32 | UInt64(b))
+        } else {
+            hasher.combine(lower.address)
+            hasher.combine(upper.address)
+        }
+        hasher.combine(UInt32(lower.port) << 16 | UInt32(upper.port))
+    }
+
     /// `"lower <-> upper"`.
     public var description: String { "\(lower) <-> \(upper)" }
 }

@@ -1,5 +1,5 @@
 /// The tracked connections: a dictionary from ``ConnectionKey`` to a slot, the slots, and the
-/// least-recently-active order used for idle eviction and for making room.
+/// least-recently-active orders used for idle eviction and for making room.
 ///
 /// Every operation is O(1) (amortized): lookup is one hash, "seen a segment" moves the slot to
 /// the back of an intrusive list, and the idle sweep only looks at the front of that list, so
@@ -7,10 +7,14 @@
 /// reused, so the slot array never grows beyond the most connections tracked at once.
 struct FlowTable {
     private var index: [ConnectionKey: Int32] = [:]
-    private var slots: [TCPConnection?] = []
+    /// Vacant slots keep their last connection (buffers released) until reused.
+    private var slots: [TCPConnection] = []
     private var vacant: [Int32] = []
-    /// Least recently active first.
+    /// Open connections, least recently active first.
     private(set) var recency = SlotList()
+    /// Closed connections kept to recognize late segments and reused 4-tuples, least recently
+    /// active first. They are the first to go when the table is full.
+    private(set) var closedRecency = SlotList()
     /// Connections holding out-of-order bytes, in the order they started holding.
     private(set) var holders = SlotList()
 
@@ -18,10 +22,7 @@ struct FlowTable {
 
     func slot(for key: ConnectionKey) -> Int32? { index[key] }
 
-    subscript(slot: Int32) -> TCPConnection {
-        get { slots[Int(slot)]! }
-        _modify { yield &slots[Int(slot)]! }
-    }
+    subscript(slot: Int32) -> TCPConnection { slots[Int(slot)] }
 
     /// Adds a connection as the most recently active.
     mutating func insert(_ connection: TCPConnection) -> Int32 {
@@ -41,14 +42,27 @@ struct FlowTable {
     /// Forgets a connection and frees its slot.
     mutating func remove(_ slot: Int32) {
         index[self[slot].key] = nil
-        slots[Int(slot)] = nil
+        self[slot].releaseBuffers()
         vacant.append(slot)
         recency.remove(slot)
+        closedRecency.remove(slot)
         holders.remove(slot)
     }
 
     /// Marks a connection as the most recently active.
-    mutating func touch(_ slot: Int32) { recency.moveToBack(slot) }
+    mutating func touch(_ slot: Int32) {
+        if self[slot].isClosed { closedRecency.moveToBack(slot) } else { recency.moveToBack(slot) }
+    }
+
+    /// Moves a connection that just closed to the closed connections' order.
+    mutating func noteClosed(_ slot: Int32) {
+        recency.remove(slot)
+        closedRecency.moveToBack(slot)
+    }
+
+    /// The connection to evict to make room: the least recently active closed one, else the
+    /// least recently active open one.
+    var evictionCandidate: Int32? { closedRecency.head ?? recency.head }
 
     /// Keeps `holders` in step with whether the connection holds out-of-order bytes.
     mutating func noteHeldCost(_ slot: Int32) {
@@ -61,6 +75,6 @@ struct FlowTable {
 
     /// The slots in use, in connection-number order.
     var slotsByConnectionNumber: [Int32] {
-        index.values.sorted { self[$0].number < self[$1].number }
+        index.values.map { (number: slots[Int($0)].number, slot: $0) }.sorted { $0.number < $1.number }.map(\.slot)
     }
 }

@@ -1,5 +1,9 @@
 /// Both directions of one tracked connection, its roles and its timestamps.
-struct TCPConnection {
+///
+/// A class: the flow table hands it out by reference, so reading or updating a connection
+/// never copies its two streams (as a struct in the slot array, it was copied several times
+/// per segment — measured, release build).
+final class TCPConnection {
     let number: Int
     let key: ConnectionKey
     let client: Endpoint
@@ -33,12 +37,18 @@ struct TCPConnection {
         source == client ? .clientToServer : .serverToClient
     }
 
-    subscript(direction: StreamDirection) -> TCPStream {
-        get { direction == .clientToServer ? clientToServer : serverToClient }
-        // In place, so that a stream's held chunks are never copied on write.
-        _modify {
-            if direction == .clientToServer { yield &clientToServer } else { yield &serverToClient }
-        }
+    /// Runs `body` on one direction's stream in place (one exclusive access, no copy).
+    func withStream<Result>(_ direction: StreamDirection, _ body: (inout TCPStream) throws -> Result) rethrows -> Result {
+        direction == .clientToServer ? try body(&clientToServer) : try body(&serverToClient)
+    }
+
+    var bothDirectionsClosed: Bool { clientToServer.isClosed && serverToClient.isClosed }
+
+    /// Drops both directions' held bytes without reporting them (after they were reported, or
+    /// when the slot is vacated).
+    func releaseBuffers() {
+        clientToServer.releaseBuffers()
+        serverToClient.releaseBuffers()
     }
 
     /// Out-of-order memory charged to both directions.
@@ -68,8 +78,9 @@ struct TCPConnection {
     func isReplaced(bySYNFrom source: Endpoint, sequenceNumber: SequenceNumber, acknowledges: Bool) -> Bool {
         if isClosed { return true }
         if acknowledges { return false }
-        let stream = self[direction(from: source)]
-        if let isn = stream.initialSequenceNumber { return isn != sequenceNumber }
-        return stream.base != nil
+        return withStream(direction(from: source)) { stream in
+            if let isn = stream.initialSequenceNumber { return isn != sequenceNumber }
+            return stream.base != nil
+        }
     }
 }

@@ -73,37 +73,42 @@ public struct TCPReassembler {
         try expireIdle(now: now, receive)
 
         let flags = segment.flags
+        let isSYN = flags.contains(.syn)
         let sequenceNumber = SequenceNumber(segment.sequenceNumber)
         let slot = try connectionSlot(for: segment, at: now, receive)
         table.touch(slot)
-        table[slot].lastSeen = now
-        let direction = table[slot].direction(from: segment.source)
+        let connection = table[slot]
+        connection.lastSeen = now
+        let direction = connection.direction(from: segment.source)
 
-        if table[slot].isClosed {
-            table[slot][direction].ignore(segment.payload)
+        if connection.isClosed {
+            connection.withStream(direction) { $0.ignore(segment.payload) }
             return
         }
-        if !flags.contains(.syn) { table[slot].isEstablished = true }
+        if !isSYN { connection.isEstablished = true }
         if flags.contains(.ack) {
             let acknowledged = SequenceNumber(segment.acknowledgmentNumber)
-            try changingHeldBytes(of: slot) { try $0[direction.reversed].acknowledge(acknowledged, receive) }
+            try changingHeldBytes(of: slot) {
+                try $0.withStream(direction.reversed) { try $0.acknowledge(acknowledged, receive) }
+            }
         }
         if flags.contains(.rst) {
-            table[slot][direction].ignore(segment.payload)
+            connection.withStream(direction) { $0.ignore(segment.payload) }
             try close(slot, reason: .reset, receive)
             return
         }
 
-        table[slot][direction].start(sequenceNumber: sequenceNumber, isSYN: flags.contains(.syn))
         // A SYN's payload (TCP Fast Open, RFC 7413) starts after the sequence number the SYN takes.
-        let first = flags.contains(.syn) ? sequenceNumber.advanced(by: 1) : sequenceNumber
-        let offset = table[slot][direction].offset(of: first)
+        let first = isSYN ? sequenceNumber.advanced(by: 1) : sequenceNumber
         try changingHeldBytes(of: slot) {
-            try $0[direction].receive(offset: offset, payload: segment.payload,
-                                      missing: segment.missingPayloadLength, fin: flags.contains(.fin), receive)
+            try $0.withStream(direction) { stream in
+                stream.start(sequenceNumber: sequenceNumber, isSYN: isSYN)
+                try stream.receive(offset: stream.offset(of: first), payload: segment.payload,
+                                   missing: segment.missingPayloadLength, fin: flags.contains(.fin), receive)
+            }
         }
         try enforceOutOfOrderLimits(slot, direction, receive)
-        if table[slot][.clientToServer].isClosed, table[slot][.serverToClient].isClosed {
+        if connection.bothDirectionsClosed {
             try close(slot, reason: .finished, receive)
         }
     }
@@ -119,11 +124,13 @@ public struct TCPReassembler {
     ///   - receive: Gets each evicted open connection's remaining gaps and its
     ///     `connectionClosed(…, reason: .idleTimeout)`.
     public mutating func expireIdle(now: Timestamp, _ receive: (ReassemblyEvent) throws -> Void) rethrows {
-        while let oldest = table.recency.head {
-            let idle = now.nanoseconds.subtractingReportingOverflow(table[oldest].lastSeen.nanoseconds)
-            guard idle.overflow || idle.partialValue > limits.idleTimeoutNanoseconds else { return }
-            try close(oldest, reason: .idleTimeout, receive)
-            table.remove(oldest)
+        for closed in [true, false] {
+            while let oldest = closed ? table.closedRecency.head : table.recency.head {
+                let idle = now.nanoseconds.subtractingReportingOverflow(table[oldest].lastSeen.nanoseconds)
+                guard idle.overflow || idle.partialValue > limits.idleTimeoutNanoseconds else { break }
+                try close(oldest, reason: .idleTimeout, receive)
+                table.remove(oldest)
+            }
         }
     }
 
@@ -149,7 +156,7 @@ public struct TCPReassembler {
             try close(slot, reason: .replaced, receive)
             table.remove(slot)
         }
-        while table.count >= limits.maxConnections, let oldest = table.recency.head {
+        while table.count >= limits.maxConnections, let oldest = table.evictionCandidate {
             if !table[oldest].isClosed {
                 try receive(.limitHit(.maxConnections, connection: table[oldest].number, direction: nil))
             }
@@ -176,13 +183,14 @@ public struct TCPReassembler {
                                 _ receive: (ReassemblyEvent) throws -> Void) rethrows {
         guard !table[slot].isClosed else { return }
         table[slot].isClosed = true
+        table.noteClosed(slot)
         if reason == .reset { table[slot].wasReset = true }
         let closing: DirectionCloseReason? = reason == .reset ? .reset : nil
         try changingHeldBytes(of: slot) { connection in
             for direction in StreamDirection.allCases {
-                try connection[direction].flush(closing: closing, receive)
-                connection[direction].releaseBuffers()
+                try connection.withStream(direction) { try $0.flush(closing: closing, receive) }
             }
+            connection.releaseBuffers()
         }
         try receive(.connectionClosed(summary: table[slot].summary, reason: reason))
     }
@@ -192,18 +200,21 @@ public struct TCPReassembler {
     /// bytes longest, since their holes are the least likely to fill.
     private mutating func enforceOutOfOrderLimits(_ slot: Int32, _ direction: StreamDirection,
                                                   _ receive: (ReassemblyEvent) throws -> Void) rethrows {
-        if table[slot][direction].held.cost > limits.maxOutOfOrderBytesPerDirection {
+        func cost(_ slot: Int32, _ direction: StreamDirection) -> Int {
+            table[slot].withStream(direction) { $0.held.cost }
+        }
+        if cost(slot, direction) > limits.maxOutOfOrderBytesPerDirection {
             try receive(.limitHit(.outOfOrderBytesPerDirection, connection: table[slot].number, direction: direction))
-            while table[slot][direction].held.cost > limits.maxOutOfOrderBytesPerDirection {
-                try changingHeldBytes(of: slot) { try $0[direction].declareFirstHole(receive) }
+            while cost(slot, direction) > limits.maxOutOfOrderBytesPerDirection {
+                try changingHeldBytes(of: slot) { try $0.withStream(direction) { try $0.declareFirstHole(receive) } }
             }
         }
         while outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal, let oldest = table.holders.head {
             for victim in StreamDirection.allCases
-            where outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal && !table[oldest][victim].held.isEmpty {
+            where outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal && cost(oldest, victim) > 0 {
                 try receive(.limitHit(.outOfOrderBytesTotal, connection: table[oldest].number, direction: victim))
                 while outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal,
-                      try changingHeldBytes(of: oldest, { try $0[victim].declareFirstHole(receive) }) {}
+                      try changingHeldBytes(of: oldest, { try $0.withStream(victim) { try $0.declareFirstHole(receive) } }) {}
             }
         }
     }
@@ -211,12 +222,16 @@ public struct TCPReassembler {
     /// Runs `change` on a connection and keeps the out-of-order byte accounting in step.
     @discardableResult
     private mutating func changingHeldBytes<Result>(of slot: Int32,
-                                                    _ change: (inout TCPConnection) throws -> Result) rethrows -> Result {
-        let before = table[slot].heldCost
+                                                    _ change: (TCPConnection) throws -> Result) rethrows -> Result {
+        let connection = table[slot]
+        let before = connection.heldCost
         defer {
-            outOfOrderBytesHeld += table[slot].heldCost - before
-            table.noteHeldCost(slot)
+            let after = connection.heldCost
+            if after != before {
+                outOfOrderBytesHeld += after - before
+                table.noteHeldCost(slot)
+            }
         }
-        return try change(&table[slot])
+        return try change(connection)
     }
 }

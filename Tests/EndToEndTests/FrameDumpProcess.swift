@@ -14,6 +14,8 @@ struct FrameDumpProcess {
         var stdout: String
         var stderr: String
         var status: Int32
+        /// Standard output's exact bytes, for binary output (`stdout` is their UTF-8 reading).
+        var stdoutBytes = Data()
 
         var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
     }
@@ -64,10 +66,12 @@ struct FrameDumpProcess {
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()
         process.waitUntilExit()
+        let stdoutBytes = try Data(contentsOf: stdoutURL)
         return Result(
-            stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
+            stdout: String(decoding: stdoutBytes, as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self),
-            status: process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+            status: process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus,
+            stdoutBytes: stdoutBytes
         )
     }
 

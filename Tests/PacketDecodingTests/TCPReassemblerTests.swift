@@ -354,6 +354,21 @@ struct TCPReassemblerTests {
         #expect(h.reassembler.trackedConnectionCount == 2)
     }
 
+    @Test("a full table evicts a closed connection before an open one, silently")
+    func closedConnectionsEvictedFirst() {
+        var h = ReassemblyHarness(limits: ReassemblyLimits(maxConnections: 2))
+        let other = Endpoint(address: .v4(0x0A00_0003), port: 40001)
+        let third = Endpoint(address: .v4(0x0A00_0004), port: 40002)
+        h.send(seq: 1, text("open"))
+        h.send(other, server, seq: 1, [.rst])                                // connection 2: closed, more recent
+        h.send(third, server, seq: 1, text("new"))
+        #expect(Array(h.events.suffix(2)) == [
+            .opened(3, client: third, server: server, .firstPacket),
+            .data(3, .clientToServer, offset: 0, text("new")),
+        ])
+        #expect(h.reassembler.trackedConnections.map(\.connection) == [1, 3])
+    }
+
     @Test("bytes cut by the snaplen are a gap; a later full copy does not replace it")
     func snaplenInOrder() {
         var h = ReassemblyHarness()

@@ -84,22 +84,40 @@ struct FrameSpecLine: Equatable {
             guard let text = object["body_text"] as? String else { throw ParseError(message: "expected \"body_text\" to be a string") }
             return Array(text.utf8)
         case "body_json":
-            do {
-                let data = try JSONSerialization.data(
-                    withJSONObject: object["body_json"]!,
-                    options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]
-                )
-                return Array(data)
-            } catch {
-                throw ParseError(message: "cannot write \"body_json\" as JSON (\(jsonErrorText(error)))")
-            }
+            return try jsonBytes(object["body_json"]!)
         default:
             return []
         }
     }
 
-    /// Hex digits, two a byte; whitespace between them is ignored.
-    private static func hexBytes(_ text: String) throws(ParseError) -> [UInt8] {
+    /// The body a `body_json` value gives: written compactly, object keys sorted.
+    private static func jsonBytes(_ value: Any) throws(ParseError) -> [UInt8] {
+        do {
+            let data = try JSONSerialization.data(
+                withJSONObject: value,
+                options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]
+            )
+            return Array(data)
+        } catch {
+            throw ParseError(message: "cannot write \"body_json\" as JSON (\(jsonErrorText(error)))")
+        }
+    }
+
+    /// The body `"body_json": TEXT` gives, for `encode --body-json TEXT`.
+    ///
+    /// - Throws: ``ParseError`` when `text` is not one JSON value.
+    static func jsonBody(_ text: String) throws(ParseError) -> [UInt8] {
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
+        } catch {
+            throw ParseError(message: "expected a JSON value (\(jsonErrorText(error)))")
+        }
+        return try jsonBytes(value)
+    }
+
+    /// Hex digits, two a byte; whitespace between them is ignored (`body_hex`, `--body-hex`).
+    static func hexBytes(_ text: String) throws(ParseError) -> [UInt8] {
         var bytes: [UInt8] = []
         var high: UInt8?
         for (index, character) in text.utf8.enumerated() {

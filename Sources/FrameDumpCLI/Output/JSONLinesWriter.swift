@@ -75,6 +75,12 @@ struct JSONLinesWriter: FrameRenderer {
     /// `conn`, `src`, `dst` and `ts` when known.
     private func appendOpening(_ opening: StaticString, label: StreamLabel?, time: Timestamp?, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: UnsafeRawBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
+        Self.appendStreamKeys(label: label, time: time, to: &buffer)
+    }
+
+    /// Appends `,"conn":…,"src":…,"dst":…` when `label` is known and `,"ts":…` when `time` is:
+    /// the keys that follow `type` for labelled streams (capture events use them too).
+    static func appendStreamKeys(label: StreamLabel?, time: Timestamp?, to buffer: inout [UInt8]) {
         if let label {
             buffer.append(contentsOf: ",\"conn\":".utf8)
             ByteFormatting.appendDecimal(UInt64(label.connection), to: &buffer)

@@ -24,15 +24,17 @@ import PacketDecoding
 /// `hexdump -C` style dump (see ``BodyPresentation``).
 ///
 /// Outputs of labelled streams (captures, sockets) start with the connection, direction and
-/// endpoints, the arrow pointing the way the bytes went:
-/// `conn 3 s2c 127.0.0.1:9000 → 127.0.0.1:51000  frame  offset 0  …`.
+/// endpoints, the arrow pointing the way the bytes went, and the time when known:
+/// `conn 3 s2c 127.0.0.1:9000 → 127.0.0.1:51000  2024-05-01T12:00:00.123456789Z  frame  offset 0  …`.
 struct TextRenderer: FrameRenderer {
     let format: FrameFormat
     let style: TextStyle
     /// Whether bodies are shown under their headings (`--payload hex`) or left out (`none`).
     let showsBody: Bool
     private let payloadStart: Int?
-    private var wroteBlock = false
+    /// Whether a block was written, so the next one is preceded by a blank line. Renderers that
+    /// share one output (a capture has one per frame format) keep it in step.
+    var wroteBlock = false
 
     init(format: FrameFormat, style: TextStyle, showsBody: Bool = true) {
         self.format = format
@@ -46,6 +48,10 @@ struct TextRenderer: FrameRenderer {
         wroteBlock = true
         if let label {
             buffer.append(contentsOf: "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)  ".utf8)
+            if let time {
+                RFC3339Timestamp.append(time, to: &buffer)
+                buffer.append(contentsOf: "  ".utf8)
+            }
         }
         switch output {
         case .frame(let frame):
