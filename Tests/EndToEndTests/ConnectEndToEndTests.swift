@@ -60,7 +60,7 @@ import Testing
         not json
         {"fields":{"cmd":1},"body_hex":"01"}
         """
-        let connect = try LiveProcess(["connect", "127.0.0.1:\(port)", "-f", "h12"], input: Data(input.utf8))
+        let connect = try LiveProcess(["connect", "127.0.0.1:\(port)", "--format", "h12"], input: Data(input.utf8))
         #expect(try connect.waitForExit() == 2)
         try server.join()
         let errors = connect.stderr.split(separator: "\n").filter { $0.hasPrefix("<stdin>:") }
@@ -74,7 +74,7 @@ import Testing
     func aRefusedConnectionIsAnError() throws {
         let (placeholder, deadPort) = try LoopbackSocket.listen(on: "127.0.0.1")
         placeholder.close()
-        let result = try FrameDumpProcess.run(["connect", "127.0.0.1:\(deadPort)", "-f", "h12"])
+        let result = try FrameDumpProcess.run(["connect", "127.0.0.1:\(deadPort)", "--format", "h12"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("connect: Connection refused"))
     }

@@ -53,7 +53,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func respondMapChangesTheCommandNumbers() throws {
-        let listen = try LiveProcess(["listen", "0", "-f", "h12", "--respond", "--respond-map", "10:11,20:21"])
+        let listen = try LiveProcess(["listen", "0", "--format", "h12", "--respond", "--respond-map", "10:11,20:21"])
         let socket = try LoopbackSocket.connect(to: "127.0.0.1", port: try listen.listeningPort())
         defer { socket.close() }
         let encoder = FrameEncoder(format: .h12)
@@ -72,7 +72,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func eachConnectionHasItsOwnDecoderAndNumber() throws {
-        let listen = try LiveProcess(["listen", "0", "-f", "h12", "--json", "--payload", "none"])
+        let listen = try LiveProcess(["listen", "0", "--format", "h12", "--json", "--payload", "none"])
         let port = try listen.listeningPort()
         let encoder = FrameEncoder(format: .h12)
         let frame = try encoder.encode(fields: ["cmd": 3], body: [1, 2, 3, 4])
@@ -99,12 +99,12 @@ import Testing
         let noFormat = try FrameDumpProcess.run(["listen", "0"])
         #expect(noFormat.status == 1)
         #expect(noFormat.stderr.contains("missing --format"))
-        let badMap = try FrameDumpProcess.run(["listen", "0", "-f", "h12", "--respond", "--respond-map", "1:2"])
+        let badMap = try FrameDumpProcess.run(["listen", "0", "--format", "h12", "--respond", "--respond-map", "1:2"])
         #expect(badMap.status == 1)
         #expect(badMap.stderr.contains("expected PING:PONG,MSG:ACK"))
-        let noCommandField = try FrameDumpProcess.run(["listen", "0", "-f", "u16", "--respond"])
+        let noCommandField = try FrameDumpProcess.run(["listen", "0", "--format", "u16", "--respond"])
         #expect(noCommandField.stderr.contains("needs a format with a 'cmd' field"))
-        let unbracketed = try FrameDumpProcess.run(["listen", "::1:9000", "-f", "h12"])
+        let unbracketed = try FrameDumpProcess.run(["listen", "::1:9000", "--format", "h12"])
         #expect(unbracketed.stderr.contains("put an IPv6 address in brackets"))
     }
 }
