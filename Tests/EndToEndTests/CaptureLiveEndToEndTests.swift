@@ -7,12 +7,10 @@ import Glibc
 
 /// `framedump capture -i lo`: the built binary captures a loopback conversation this test makes
 /// (127.0.0.1 only) and decodes it live. Capturing needs root (CI runs as root); otherwise the
-/// tests are skipped with that reason. Every test bounds its waits and kills what it started.
-@Suite(.enabled(if: getuid() == 0, "capturing on lo needs root or CAP_NET_RAW"), .serialized)
+/// tests are skipped with that reason. Every wait is bounded (``LiveProcess``), and a capture
+/// still running when a test ends is killed.
+@Suite(.enabled(if: getuid() == 0, "capturing on lo needs root or CAP_NET_RAW"))
 struct CaptureLiveEndToEndTests {
-    /// The longest any step may take before the test fails (and kills the capture).
-    static let timeout: TimeInterval = 15
-
     /// h12 frames with cmd 1… and bodies of growing size.
     static func frames(_ count: Int) throws -> [[UInt8]] {
         let encoder = FrameEncoder(format: .h12)
@@ -21,15 +19,33 @@ struct CaptureLiveEndToEndTests {
         }
     }
 
+    /// Connects to `server`, sends each frame with its own `send(2)` 10 ms apart (separate
+    /// segments), and closes both ends.
+    static func converse(with server: (socket: LoopbackSocket, port: UInt16), sending frames: [[UInt8]]) throws {
+        let client = try LoopbackSocket.connect(to: "127.0.0.1", port: server.port)
+        defer { client.close() }
+        let accepted = try server.socket.accept()
+        defer { accepted.close() }
+        for frame in frames {
+            try client.send(frame)
+            usleep(10_000)
+        }
+    }
+
+    /// Starts `framedump capture -i lo ARGUMENTS` and waits until it captures.
+    static func startCapture(_ arguments: [String]) throws -> LiveProcess {
+        let capture = try LiveProcess(["capture", "-i", "lo"] + arguments)
+        try capture.waitForStandardError(containing: "listening on lo")
+        return capture
+    }
+
     @Test func countStopsAfterNFramesOfALoopbackConversation() throws {
-        let server = try LoopbackServer()
+        let server = try LoopbackSocket.listen(on: "127.0.0.1")
+        defer { server.0.close() }
         let frames = try Self.frames(5)
-        let capture = try CaptureProcess(["capture", "-i", "lo", "-c", "5", "--json", "tcp port \(server.port)"])
-        defer { capture.kill() }
-        try capture.waitUntilListening()
-        try server.connectAndSend(frames)
-        let status = try capture.waitForExit()
-        #expect(status == 0, "\(capture.stderr)")
+        let capture = try Self.startCapture(["-c", "5", "--json", "tcp port \(server.port)"])
+        try Self.converse(with: server, sending: frames)
+        #expect(try capture.waitForExit() == 0, "\(capture.stderr)")
         let lines = capture.stdout.split(separator: "\n")
         #expect(lines.count == 5)
         for (line, frame) in zip(lines, frames) {
@@ -44,15 +60,13 @@ struct CaptureLiveEndToEndTests {
     }
 
     @Test func sigintStopsWithSummaryAndPacketCounts() throws {
-        let server = try LoopbackServer()
-        let capture = try CaptureProcess(["capture", "-i", "lo", "--format", "h12", "--color", "never", "tcp port \(server.port)"])
-        defer { capture.kill() }
-        try capture.waitUntilListening()
-        try server.connectAndSend(try Self.frames(3))
+        let server = try LoopbackSocket.listen(on: "127.0.0.1")
+        defer { server.0.close() }
+        let capture = try Self.startCapture(["--format", "h12", "--color", "never", "tcp port \(server.port)"])
+        try Self.converse(with: server, sending: try Self.frames(3))
         // Frames are printed as their packets arrive, before the capture ends.
-        try capture.wait("the 3 frames on standard output") { capture.stdout.components(separatedBy: "  frame  ").count == 4 }
-        capture.process.interrupt()
-        let status = try capture.waitForExit()
+        try capture.waitForStandardOutput(containing: "frame  offset 140  body 208 bytes")
+        let status = try capture.stop(SIGINT)
         #expect(status == 0)
         #expect(capture.stdout.hasSuffix("\n3 frames\n"))
         #expect(capture.stderr.contains("framedump capture: 3 frames in "))
@@ -61,24 +75,21 @@ struct CaptureLiveEndToEndTests {
     }
 
     @Test func idleCaptureStopsOnSigterm() throws {
-        let server = try LoopbackServer()
-        let capture = try CaptureProcess(["capture", "-i", "lo", "tcp port \(server.port)"])
-        defer { capture.kill() }
-        try capture.waitUntilListening()
-        capture.process.terminate()
-        #expect(try capture.waitForExit() == 0)
+        let server = try LoopbackSocket.listen(on: "127.0.0.1")
+        defer { server.0.close() }
+        let capture = try Self.startCapture(["tcp port \(server.port)"])
+        #expect(try capture.stop(SIGTERM) == 0)
         #expect(capture.stderr.contains("framedump capture: 0 frames in 0 packets, stopped by SIGTERM; 0 packets received by filter"))
     }
 
     @Test func writeSavesThePacketsAsAReadablePcap() throws {
-        let server = try LoopbackServer()
+        let server = try LoopbackSocket.listen(on: "127.0.0.1")
+        defer { server.0.close() }
         let frames = try Self.frames(4)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-capture-\(UUID().uuidString).pcap").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let capture = try CaptureProcess(["capture", "-i", "lo", "-c", "4", "--json", "-w", path, "tcp port \(server.port)"])
-        defer { capture.kill() }
-        try capture.waitUntilListening()
-        try server.connectAndSend(frames)
+        let capture = try Self.startCapture(["-c", "4", "--json", "-w", path, "tcp port \(server.port)"])
+        try Self.converse(with: server, sending: frames)
         #expect(try capture.waitForExit() == 0)
         // The saved packets decode to the same frames, with the same timestamps.
         let decoded = try FrameDumpProcess.run(["decode", "--json", "--format", "h12", path])
@@ -98,123 +109,5 @@ struct CaptureLiveEndToEndTests {
         let result = try FrameDumpProcess.run(["capture", "-D"])
         #expect(result.status == 0)
         #expect(result.stdout.split(separator: "\n").contains { $0.hasSuffix(". lo [up, running, loopback]") })
-    }
-}
-
-/// A `framedump capture` running in the background, its output going to files read on demand.
-final class CaptureProcess {
-    let process = Process()
-    private let directory: URL
-
-    init(_ arguments: [String]) throws {
-        guard FileManager.default.isExecutableFile(atPath: FrameDumpProcess.binary.path) else {
-            throw FrameDumpProcess.MissingBinary(path: FrameDumpProcess.binary.path)
-        }
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for name in ["stdout", "stderr"] { try Data().write(to: directory.appendingPathComponent(name)) }
-        process.executableURL = FrameDumpProcess.binary
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout"))
-        process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr"))
-        try process.run()
-    }
-
-    var stdout: String { read("stdout") }
-    var stderr: String { read("stderr") }
-
-    private func read(_ name: String) -> String {
-        String(decoding: (try? Data(contentsOf: directory.appendingPathComponent(name))) ?? Data(), as: UTF8.self)
-    }
-
-    struct Timeout: Error, CustomStringConvertible {
-        var what: String
-        var stderr: String
-        var description: String { "timed out waiting for \(what); stderr:\n\(stderr)" }
-    }
-
-    /// Polls `condition` every 10 ms for at most ``CaptureLiveEndToEndTests/timeout``.
-    func wait(_ what: String, until condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(CaptureLiveEndToEndTests.timeout)
-        while !condition() {
-            guard Date() < deadline else { throw Timeout(what: what, stderr: stderr) }
-            usleep(10_000)
-        }
-    }
-
-    /// Waits for the line the command prints once the capture is active and filtered.
-    func waitUntilListening() throws {
-        try wait("\"listening on lo\"") { stderr.contains("listening on lo") || !process.isRunning }
-        guard process.isRunning else { throw Timeout(what: "\"listening on lo\" (the capture exited)", stderr: stderr) }
-    }
-
-    /// Waits for the process to exit by itself; returns its status.
-    func waitForExit() throws -> Int32 {
-        try wait("the capture to exit") { !process.isRunning }
-        return process.terminationStatus
-    }
-
-    /// Kills the process if still running and removes its files.
-    func kill() {
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: directory)
-    }
-}
-
-/// A TCP server on 127.0.0.1 at a port the system picks, and a client that sends it frames.
-final class LoopbackServer {
-    private let listener: Int32
-    let port: UInt16
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        guard descriptor >= 0,
-              withUnsafeMutablePointer(to: &address, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }) == 0,
-              listen(descriptor, 4) == 0,
-              withUnsafeMutablePointer(to: &address, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }) == 0
-        else {
-            let code = errno
-            if descriptor >= 0 { close(descriptor) }
-            throw SocketFailure(errno: code)
-        }
-        listener = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-    }
-
-    deinit { close(listener) }
-
-    struct SocketFailure: Error { var errno: Int32 }
-
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
-    }
-
-    /// Connects, sends each frame with its own `send(2)` (10 ms apart, so they are separate
-    /// segments), then closes both ends.
-    func connectAndSend(_ frames: [[UInt8]]) throws {
-        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(client) }
-        var address = Self.loopback(port: port)
-        guard withUnsafePointer(to: &address, {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }) == 0 else { throw SocketFailure(errno: errno) }
-        let accepted = accept(listener, nil, nil)
-        guard accepted >= 0 else { throw SocketFailure(errno: errno) }
-        defer { close(accepted) }
-        for frame in frames {
-            let sent = frame.withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) }
-            guard sent == frame.count else { throw SocketFailure(errno: errno) }
-            usleep(10_000)
-        }
     }
 }
