@@ -6,6 +6,7 @@ enum CommandTable {
         DecodeCommand.self,
         StreamsCommand.self,
         EncodeCommand.self,
+        CaptureCommand.self,
         ListenCommand.self,
         ConnectCommand.self,
         ProxyCommand.self,
