@@ -14,6 +14,9 @@ let package = Package(
         // Pure Swift, standard library only: embeddable in an app or server, fuzzable alone.
         .target(name: "FrameCodec"),
         .target(name: "PacketDecoding"),
+        // Property and differential fuzzing of the frame decoder; stdlib only, like FrameCodec,
+        // so the libFuzzer targets (Sources/FuzzTargets, built by scripts/fuzz) compile it too.
+        .target(name: "FrameFuzzing", dependencies: ["FrameCodec"]),
 
         // The system's libpcap (Debian: libpcap-dev), found through pkg-config.
         .systemLibrary(
@@ -23,7 +26,7 @@ let package = Package(
         ),
         .target(name: "PacketCapture", dependencies: ["CPcap", "PacketDecoding"]),
 
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "PacketDecoding", "PacketCapture"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "PacketCapture"]),
         .executableTarget(name: "framedump", dependencies: ["FrameDumpCLI"]),
 
         // zlib is linked into the benchmark only, as the reference CRC32 to compare against.
@@ -39,6 +42,7 @@ let package = Package(
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding"]),
         .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FrameCodec"]),
+        .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
     ],
     swiftLanguageModes: [.v6]
 )
