@@ -1,3 +1,155 @@
 import CPcap
 import PacketDecoding
-// Placeholder: the libpcap reader lands with issue 3.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads packets from a pcap or pcapng capture file, a `FILE *` or standard input, through libpcap.
+///
+/// Timestamps are always delivered in nanoseconds: the file is opened with
+/// `PCAP_TSTAMP_PRECISION_NANO`, so libpcap scales microsecond files up and keeps nanosecond
+/// files (pcap magic `a1b23c4d`, pcapng `if_tsresol` 9) exact.
+///
+///     let reader = try PcapReader(path: "conversation.pcap")
+///     try reader.setFilter("tcp port 7000")
+///     while let packet = try reader.next() {
+///         // packet.bytes starts with a reader.linkType header; valid until the next call
+///     }
+///
+/// Errors in the middle of a file (a truncated last record, a corrupt length) are thrown by
+/// the `next()` call that meets them, after every good packet before them was returned.
+///
+/// - Note: libpcap reports one link type per file. A pcapng file whose interfaces have
+///   different link types is rejected when the first packet of a differing interface is
+///   reached ("an interface has a type … different from the type of the first interface").
+///   Split such files first (`editcap -T`, or `tshark -r in -w out -Y frame.interface_id==N`).
+///
+/// Not thread-safe; use one reader from one thread at a time. `deinit` closes the handle
+/// (`pcap_close`), which also closes any `FILE *` the reader was given.
+public final class PcapReader {
+    private let handle: PcapHandle
+
+    /// Opens a capture file by path (`pcap_open_offline_with_tstamp_precision`, nanosecond precision).
+    ///
+    /// - Parameter path: A pcap or pcapng file, or `"-"` for standard input (libpcap reads
+    ///   `stdin` itself; use `init(prefix:fileDescriptor:)` if bytes were already read from it).
+    /// - Throws: `CaptureError.Kind.openFailed` with libpcap's message ("No such file or
+    ///   directory", "unknown file format", …).
+    public init(path: String) throws {
+        var errorBuffer = ErrorBuffer()
+        guard let pointer = pcap_open_offline_with_tstamp_precision(
+            path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer.storage)
+        else {
+            throw CaptureError(.openFailed, message: "\(path): \(errorBuffer.message)")
+        }
+        handle = PcapHandle(pointer)
+    }
+
+    /// Reads a capture from an open stdio stream (`pcap_fopen_offline_with_tstamp_precision`).
+    ///
+    /// The reader takes ownership of `file`: it is closed with the handle (`pcap_close` calls
+    /// `fclose`), also when this initializer throws. The stream must be positioned at the
+    /// capture's first byte (the magic number).
+    ///
+    /// - Parameter file: An open readable stream, e.g. from `fopen`, `fdopen` or `fmemopen`.
+    /// - Throws: `CaptureError.Kind.openFailed` with libpcap's message.
+    public init(file: UnsafeMutablePointer<FILE>) throws {
+        var errorBuffer = ErrorBuffer()
+        guard let pointer = pcap_fopen_offline_with_tstamp_precision(
+            file, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer.storage)
+        else {
+            fclose(file)
+            throw CaptureError(.openFailed, message: errorBuffer.message)
+        }
+        handle = PcapHandle(pointer)
+    }
+
+    /// Reads a capture whose first bytes the caller has already consumed from a file descriptor.
+    ///
+    /// This is how `framedump decode -` reads a pipe: the CLI reads the first 4 bytes of
+    /// standard input, checks them with `isCaptureFile(prefix:)`, and, if they are a capture
+    /// magic, hands them back here. The reader sees `prefix` followed by the rest of
+    /// `fileDescriptor`, read on demand with `read(2)` (a live `tcpdump -w -` pipe streams; it
+    /// is not buffered whole). It is built on a `fopencookie(3)` stream because a pipe cannot
+    /// be rewound and `ungetc` guarantees only one byte of push-back.
+    ///
+    /// The descriptor stays open when the reader goes away: it belongs to the caller.
+    ///
+    /// - Parameters:
+    ///   - prefix: The bytes already read from the start of the stream, in order (any count,
+    ///     including none).
+    ///   - fileDescriptor: Where the rest of the stream comes from, e.g. `STDIN_FILENO`.
+    /// - Throws: `CaptureError.Kind.openFailed` if the stream cannot be created or libpcap
+    ///   does not recognise the data.
+    public convenience init(prefix: [UInt8], fileDescriptor: Int32) throws {
+        guard let file = PrefixedStream.open(prefix: prefix, fileDescriptor: fileDescriptor) else {
+            throw CaptureError(.openFailed, message: "fopencookie: \(String(cString: strerror(errno)))")
+        }
+        try self.init(file: file)
+    }
+
+    /// Whether `prefix` starts like a capture file libpcap can read.
+    ///
+    /// Recognises the pcap magics in either byte order — `a1b2c3d4` (microseconds),
+    /// `a1b23c4d` (nanoseconds), `a1b2cd34` (Kuznetzov's modified pcap) — and the pcapng
+    /// Section Header Block type `0a0d0d0a` (pcapng spec §4.1). Hex dumps, the CLI's other
+    /// input, are text and never start with these bytes.
+    ///
+    /// - Parameter prefix: The first bytes of the input; at least 4 are needed.
+    /// - Returns: `true` if the first 4 bytes are one of the magics; `false` otherwise,
+    ///   including when fewer than 4 bytes are given.
+    public static func isCaptureFile<Bytes: Collection<UInt8>>(prefix: Bytes) -> Bool {
+        var magic: UInt32 = 0
+        var count = 0
+        for byte in prefix.prefix(4) {
+            magic = magic << 8 | UInt32(byte)
+            count += 1
+        }
+        guard count == 4 else { return false }
+        switch magic {
+        case 0xA1B2_C3D4, 0xD4C3_B2A1, 0xA1B2_3C4D, 0x4D3C_B2A1, 0xA1B2_CD34, 0x34CD_B2A1, 0x0A0D_0D0A:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The link-layer header type of every packet (`pcap_datalink`).
+    public var linkType: LinkType { handle.linkType }
+
+    /// The file's snapshot length (`pcap_snapshot`), in bytes: no packet holds more.
+    public var snaplen: Int { handle.snaplen }
+
+    /// Keeps only packets matching a BPF filter, written as for tcpdump (`pcap-filter(7)`).
+    ///
+    /// Calls `pcap_compile` (optimized, netmask `PCAP_NETMASK_UNKNOWN`, so `ip broadcast`
+    /// is rejected) and `pcap_setfilter`. Applies to packets not yet read.
+    ///
+    /// - Parameter expression: The filter, e.g. `"tcp port 7000"`.
+    /// - Throws: `CaptureError.Kind.invalidFilter` whose message quotes the expression and
+    ///   libpcap's complaint ("syntax error", "unknown host", …).
+    public func setFilter(_ expression: String) throws {
+        try handle.setFilter(expression)
+    }
+
+    /// Reads the next packet (`pcap_next_ex`).
+    ///
+    /// - Returns: The packet, whose `bytes` stay valid until the next call; `nil` at the end of
+    ///   the capture.
+    /// - Throws: `CaptureError.Kind.readFailed` with libpcap's message when the file is
+    ///   truncated or corrupt ("truncated dump file; tried to read 60 captured bytes, only got 20").
+    public func next() throws -> CapturedPacket? {
+        try handle.next()
+    }
+
+    /// Calls `body` with every remaining packet, in file order.
+    ///
+    /// - Parameter body: Called once per packet; `packet.bytes` is valid only during the call.
+    /// - Throws: What `body` throws (reading stops), or `CaptureError.Kind.readFailed` after
+    ///   the last good packet of a truncated or corrupt file.
+    public func forEach(_ body: (CapturedPacket) throws -> Void) throws {
+        while let packet = try handle.next() { try body(packet) }
+    }
+
+    var pcapHandle: PcapHandle { handle }
+}

@@ -1,0 +1,145 @@
+import FrameCodec
+
+/// A stream of encoded frames and where to cut it into chunks.
+private struct EncodedStream {
+    var buffer: AlignedBuffer
+    var frameCount: Int
+    var chunks: [Range<Int>]
+}
+
+/// Encodes `frameCount` frames with bodies of `bodyLength` random bytes and cuts the stream into
+/// chunks of random length in `chunkSizes`; `nil` when the encoder rejects the frames.
+private func encodedStream(format: FrameFormat, frameCount: Int, bodyLength: Int, chunkSizes: ClosedRange<Int>, seed: UInt64) -> EncodedStream? {
+    let encoder = FrameEncoder(format: format)
+    var generator = SplitMix64(seed: seed)
+    var stream: [UInt8] = []
+    stream.reserveCapacity(frameCount * (format.headerLength + bodyLength))
+    var body = [UInt8](repeating: 0, count: bodyLength)
+    for _ in 0..<frameCount {
+        for index in body.indices { body[index] = UInt8(truncatingIfNeeded: generator.next()) }
+        do {
+            try encoder.encode(body: body, into: &stream)
+        } catch {
+            return nil
+        }
+    }
+    return EncodedStream(buffer: AlignedBuffer(stream), frameCount: frameCount,
+                         chunks: randomChunks(total: stream.count, sizes: chunkSizes, seed: seed ^ 0xC4C4))
+}
+
+/// What one pass of the decoder over a stream produced.
+private struct DecodeTally {
+    var frames = 0
+    var crcOK = 0
+    var otherEvents = 0
+    /// Sum of frame offsets: depends on every frame, so nothing can be skipped.
+    var checksum: UInt64 = 0
+}
+
+/// Feeds a whole stream, chunk by chunk, to a fresh decoder, then finishes it.
+@inline(__always)
+private func decode(_ stream: EncodedStream, format: FrameFormat) -> DecodeTally {
+    var decoder = FrameDecoder(format: format)
+    var tally = DecodeTally()
+    let data = stream.buffer.readOnly
+    // A local function passed only as a non-escaping argument: `tally` stays on the stack.
+    func receive(_ output: FrameDecoderOutput) {
+        if case .frame(let frame) = output {
+            tally.frames += 1
+            if frame.crcOK == true { tally.crcOK += 1 }
+            tally.checksum &+= frame.offset &+ UInt64(frame.bytes.count)
+        } else {
+            tally.otherEvents += 1
+        }
+    }
+    for chunk in stream.chunks {
+        decoder.process(UnsafeRawBufferPointer(rebasing: data[chunk]), receive)
+    }
+    decoder.finish(receive)
+    return tally
+}
+
+/// Decoder rows: many small frames (per-frame overhead) and large checksummed frames (bytes
+/// per second, measured against the CRC alone over the same bytes).
+func runDecoderBenchmarks(options: BenchmarkOptions, report: inout BenchmarkReport) {
+    runSmallFrames(options: options, report: &report)
+    runLargeFrames(options: options, report: &report)
+}
+
+private func runSmallFrames(options: BenchmarkOptions, report: inout BenchmarkReport) {
+    let name = "decoder fefd 16B bodies, 1–4096B chunks"
+    guard options.selects(name) else { return }
+    let format = FrameFormat.fefd
+    let frameCount = options.size(500_000, quick: 5_000)
+    guard let stream = encodedStream(format: format, frameCount: frameCount, bodyLength: 16, chunkSizes: 1...4096, seed: 0xFEFD) else {
+        report.fail("fefd encoder rejected a 16-byte body: small-frame row skipped")
+        return
+    }
+    guard verify(decode(stream, format: format), stream, checksummed: false, row: name, report: &report) else { return }
+    let rows = measure([
+        BenchmarkCase(name: name, bytes: stream.buffer.count, items: frameCount, itemUnit: "frames") {
+            decode(stream, format: format).checksum
+        },
+    ], options: options)
+    report.add(group: "FrameDecoder, small frames (\(frameCount) frames, \(stream.buffer.count / frameCount) B each)", rows)
+}
+
+private func runLargeFrames(options: BenchmarkOptions, report: inout BenchmarkReport) {
+    // Segment-sized chunks (what a capture delivers) and 64 KiB reads (what a socket or file delivers).
+    let chunkings: [(name: String, sizes: ClosedRange<Int>)] = [
+        ("decoder h12 64KiB bodies, 1–4096B chunks", 1...4096),
+        ("decoder h12 64KiB bodies, 64KiB chunks", 65536...65536),
+    ].filter { options.selects($0.name) || options.selects("crc alone") }
+    guard !chunkings.isEmpty else { return }
+    let format = FrameFormat.h12
+    let frameCount = options.size(256, quick: 4)
+    let bodyLength = 64 << 10
+    let crcAlgorithm: ChecksumAlgorithm = format.checksumFieldIndex.flatMap { index in
+        if case .checksum(let algorithm, _) = format.fields[index].role { return algorithm }
+        return nil
+    } ?? .crc32
+    var cases: [BenchmarkCase] = []
+    var crcAlone: BenchmarkCase?
+    for (name, sizes) in chunkings {
+        guard let stream = encodedStream(format: format, frameCount: frameCount, bodyLength: bodyLength, chunkSizes: sizes, seed: 0x4812) else {
+            report.fail("h12 encoder rejected a 64 KiB body: large-frame rows skipped")
+            return
+        }
+        guard verify(decode(stream, format: format), stream, checksummed: true, row: name, report: &report) else { return }
+        cases.append(BenchmarkCase(name: name, bytes: stream.buffer.count, items: frameCount, itemUnit: "frames") {
+            decode(stream, format: format).checksum
+        })
+        if crcAlone == nil {
+            // The floor: the same algorithm over every frame of the same stream, one call per frame.
+            let frameLength = stream.buffer.count / frameCount
+            crcAlone = BenchmarkCase(name: "crc alone (\(crcAlgorithm)) per frame", bytes: stream.buffer.count, items: frameCount, itemUnit: "frames") {
+                let data = stream.buffer.readOnly
+                var sum: UInt64 = 0
+                var offset = 0
+                while offset < data.count {
+                    sum &+= UInt64(CRC32.checksum(UnsafeRawBufferPointer(rebasing: data[offset..<offset + frameLength]), algorithm: crcAlgorithm))
+                    offset += frameLength
+                }
+                return sum
+            }
+        }
+    }
+    guard let crcAlone else { return }
+    let rows = measure([crcAlone] + cases, options: options)
+    report.add(group: "FrameDecoder, large frames (\(frameCount) × 64 KiB bodies, CRC checked)", rows)
+    guard let floor = rows.first(where: { $0.name.hasPrefix("crc alone") }) else { return }
+    for row in rows where row.name.hasPrefix("decoder") {
+        let target: Double? = row.name.hasSuffix("1–4096B chunks") ? 0.8 : nil
+        report.add(RatioResult("\(row.name) / crc alone", row, over: floor, target: target))
+    }
+}
+
+/// Checks that a pass decoded every frame, with good checksums when the format has them, and
+/// reported nothing else; notes the failure otherwise (a fast wrong decoder is not a result).
+private func verify(_ tally: DecodeTally, _ stream: EncodedStream, checksummed: Bool, row: String, report: inout BenchmarkReport) -> Bool {
+    if tally.frames == stream.frameCount, tally.otherEvents == 0, !checksummed || tally.crcOK == stream.frameCount {
+        return true
+    }
+    report.fail("\(row): decoded \(tally.frames)/\(stream.frameCount) frames, \(tally.crcOK) CRC ok, \(tally.otherEvents) other events: skipped")
+    return false
+}

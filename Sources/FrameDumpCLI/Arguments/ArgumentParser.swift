@@ -1,0 +1,145 @@
+/// Parses one command's arguments against its option table.
+///
+/// Accepted forms, as in most Unix tools:
+/// - `--name value`, `--name=value`, `-n value`, `-nvalue` for options that take a value;
+/// - `--name`, `-n` for flags; several short flags may share one dash (`-ab`);
+/// - `--` ends the options: everything after it is positional;
+/// - `-` alone is a positional argument (conventionally standard input).
+///
+/// Options and positionals may be mixed in any order. `--help`/`-h` is always accepted.
+enum ArgumentParser {
+    /// Parses `arguments` (without the program and command words) against `spec`.
+    ///
+    /// - Returns: the values, flags and positionals, checked against the table: every option
+    ///   known, values present and allowed, positional count within the table's bounds (the
+    ///   count is not checked when help was requested).
+    /// - Throws: ``UsageError`` naming the first problem.
+    static func parse(_ arguments: [String], for spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                parsed.positionals.append(argument)
+            } else if argument == "--" {
+                optionsEnded = true
+            } else if argument.hasPrefix("--") {
+                try parseLong(argument, spec: spec, arguments: arguments, index: &index, into: &parsed)
+            } else {
+                try parseShort(argument, spec: spec, arguments: arguments, index: &index, into: &parsed)
+            }
+        }
+        if !parsed.helpRequested {
+            try checkPositionals(parsed.positionals, spec: spec)
+        }
+        return parsed
+    }
+
+    private static func parseLong(
+        _ argument: String,
+        spec: CommandSpec,
+        arguments: [String],
+        index: inout Int,
+        into parsed: inout ParsedArguments
+    ) throws(UsageError) {
+        let body = argument.dropFirst(2)
+        let name: String
+        var inlineValue: String?
+        if let equals = body.firstIndex(of: "=") {
+            name = String(body[..<equals])
+            inlineValue = String(body[body.index(after: equals)...])
+        } else {
+            name = String(body)
+        }
+        if name == "help" {
+            parsed.helpRequested = true
+            return
+        }
+        guard let option = spec.options.first(where: { $0.long == name }) else {
+            let hint = Suggestion.hint(for: name, among: spec.options.map(\.long) + ["help"], prefix: "--")
+            throw UsageError("unknown option '--\(name)'\(hint)")
+        }
+        if option.takesValue {
+            try store(option, displayName: "--\(name)", attached: inlineValue, arguments: arguments, index: &index, into: &parsed)
+        } else {
+            guard inlineValue == nil else { throw UsageError("option '--\(name)' takes no value") }
+            parsed.flags.insert(option.long)
+        }
+    }
+
+    private static func parseShort(
+        _ argument: String,
+        spec: CommandSpec,
+        arguments: [String],
+        index: inout Int,
+        into parsed: inout ParsedArguments
+    ) throws(UsageError) {
+        var letters = argument.dropFirst()
+        while let letter = letters.popFirst() {
+            if letter == "h" {
+                parsed.helpRequested = true
+                continue
+            }
+            guard let option = spec.options.first(where: { $0.short == letter }) else {
+                throw UsageError("unknown option '-\(letter)'")
+            }
+            guard option.takesValue else {
+                parsed.flags.insert(option.long)
+                continue
+            }
+            let attached = letters.isEmpty ? nil : String(letters)
+            letters = ""
+            try store(option, displayName: "-\(letter)", attached: attached, arguments: arguments, index: &index, into: &parsed)
+        }
+    }
+
+    /// Stores the value of `option`: the `attached` one (`--name=value`, `-nvalue`) or else the
+    /// next argument, which is consumed.
+    private static func store(
+        _ option: OptionSpec,
+        displayName: String,
+        attached: String?,
+        arguments: [String],
+        index: inout Int,
+        into parsed: inout ParsedArguments
+    ) throws(UsageError) {
+        let value: String
+        if let attached {
+            value = attached
+        } else if index < arguments.count {
+            value = arguments[index]
+            index += 1
+        } else {
+            throw UsageError("option '\(displayName)' needs a value (\(option.valueName ?? "VALUE"))")
+        }
+        if let allowed = option.allowedValues, !allowed.contains(value) {
+            let hint = Suggestion.hint(for: value, among: allowed)
+            throw UsageError("invalid value '\(value)' for '\(displayName)'; expected \(listing(allowed))\(hint)")
+        }
+        parsed.values[option.long] = value
+    }
+
+    private static func checkPositionals(_ positionals: [String], spec: CommandSpec) throws(UsageError) {
+        let required = spec.positionals.filter { !$0.isOptional }.count
+        if positionals.count < required {
+            let missing = spec.positionals[positionals.count].name
+            throw UsageError("missing argument \(missing)")
+        }
+        if positionals.count > spec.positionals.count {
+            let extra = positionals[spec.positionals.count]
+            if spec.positionals.isEmpty {
+                throw UsageError("unexpected argument '\(extra)' (this command takes no arguments)")
+            }
+            throw UsageError("unexpected argument '\(extra)' (expected at most \(spec.positionals.count): \(spec.positionals.map(\.name).joined(separator: " ")))")
+        }
+    }
+
+    /// `a, b or c`.
+    static func listing(_ words: [String]) -> String {
+        guard let last = words.last else { return "" }
+        guard words.count > 1 else { return last }
+        return words.dropLast().joined(separator: ", ") + " or " + last
+    }
+}

@@ -1,0 +1,17 @@
+/// What the parser found on a command line, checked against the command's table.
+struct ParsedArguments: Sendable, Equatable {
+    /// Option values by long name; the last occurrence wins.
+    var values: [String: String] = [:]
+    /// Long names of the flags given.
+    var flags: Set<String> = []
+    /// Positional arguments in order.
+    var positionals: [String] = []
+    /// Whether `--help` or `-h` was given.
+    var helpRequested = false
+
+    /// The value given for option `long`, or `nil` when the option was not given.
+    func value(_ long: String) -> String? { values[long] }
+
+    /// Whether flag `long` was given.
+    func flag(_ long: String) -> Bool { flags.contains(long) }
+}

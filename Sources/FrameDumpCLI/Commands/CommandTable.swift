@@ -1,0 +1,18 @@
+/// Every `framedump` subcommand, in the order `framedump --help` lists them.
+///
+/// To add a command, write its type (one file under Commands/) and add it here.
+enum CommandTable {
+    static let commands: [any Command.Type] = [
+        DecodeCommand.self,
+        FormatsCommand.self,
+        HelpCommand.self,
+    ]
+
+    /// The command words, in table order.
+    static var names: [String] { commands.map { $0.spec.name } }
+
+    /// The command whose word is `name`, or `nil`.
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.spec.name == name }
+    }
+}

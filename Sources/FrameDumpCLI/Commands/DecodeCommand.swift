@@ -1,0 +1,95 @@
+import FrameCodec
+
+/// `framedump decode [OPTIONS] [FILE|-]`: splits a byte stream into frames and shows them.
+///
+/// The command only wires things together: a ``StreamSource`` produces stream input (today a
+/// ``HexDumpSource``), a ``DecodePipeline`` frames it, and a ``FrameRenderer`` (``TextRenderer``
+/// or ``JSONLinesWriter``) renders it into the buffered standard output.
+enum DecodeCommand: Command {
+    static let spec = CommandSpec(
+        name: "decode",
+        summary: "Split a byte stream into frames and show each frame and every bad byte.",
+        discussion: """
+        Reads a hex dump from FILE, or from standard input when FILE is '-' or absent. Any common
+        dump form is accepted: plain hex, NSData <...>, xxd, hexdump -C, Wireshark's "Copy as Hex
+        Dump", 0x.., C array literals; dumps separated by blank lines are one stream.
+
+        Without --format the preset is detected from the first bytes and named on standard error.
+        Exit status: 0 every byte in a good frame, 1 usage error, 2 bad frames (skip, oversize,
+        checksum mismatch, truncated, gap) or unreadable input. JSON schema: docs/cli.md.
+        """,
+        options: [
+            .value(
+                "format", short: "f", valueName: "NAME|SPEC",
+                help: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'."
+            ),
+            .flag("json", short: "j", help: "Print JSON Lines: one object per frame or event."),
+            .value(
+                "payload", valueName: "hex|none", allowedValues: ["hex", "none"], defaultValue: "hex",
+                help: "Show frame payloads ('none': headers only, no payload_hex)."
+            ),
+            .value(
+                "color", valueName: "WHEN", allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto",
+                help: "Colour human output: auto (on a terminal), always or never.\nNO_COLOR in the environment turns colour off."
+            ),
+        ],
+        positionals: [
+            PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump to read; '-' or absent: standard input."),
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
+        let format = try arguments.value("format").map(resolveFormat)
+        let source = HexDumpSource(path: arguments.positionals.first ?? "-")
+        let includesPayload = arguments.value("payload") != "none"
+        if arguments.flag("json") {
+            return try decode(source, format: format, context: context) { format in
+                JSONLinesWriter(format: format, includesPayload: includesPayload)
+            }
+        }
+        let choice = ColorChoice(rawValue: arguments.value("color") ?? "auto") ?? .auto
+        let style = TextStyle(
+            enabled: Terminal.usesColor(choice, environment: context.environment, outputIsTerminal: context.outputIsTerminal)
+        )
+        return try decode(source, format: format, context: context) { format in
+            TextRenderer(format: format, style: style, showsBody: includesPayload)
+        }
+    }
+
+    /// Runs `source` through a pipeline rendering with `makeRenderer`.
+    ///
+    /// A closed standard output ends the run quietly, with the status of what was decoded so far.
+    private static func decode<Renderer: FrameRenderer>(
+        _ source: some StreamSource,
+        format: FrameFormat?,
+        context: CommandContext,
+        makeRenderer: @escaping (FrameFormat) -> Renderer
+    ) throws -> ExitStatus {
+        let pipeline = DecodePipeline(format: format, output: context.output, makeRenderer: makeRenderer) { detected in
+            StandardError.writeLine("framedump: detected format \(detected.name) from the first bytes (use --format to choose another)")
+        }
+        do {
+            try source.run(pipeline.consume)
+            try pipeline.finish()
+        } catch OutputError.closed {
+            return pipeline.summary.exitStatus
+        }
+        return pipeline.summary.exitStatus
+    }
+
+    /// The format a `--format` value names: a preset, or a spec.
+    ///
+    /// - Throws: ``UsageError`` pointing at the column where the spec went wrong, and suggesting
+    ///   a preset when the value looks like a mistyped preset name.
+    static func resolveFormat(_ text: String) throws(UsageError) -> FrameFormat {
+        do {
+            return try FrameFormat(nameOrSpec: text)
+        } catch {
+            // A bare word is most likely a mistyped preset name.
+            let isWord = !text.contains { $0 == ":" || $0 == "=" || $0 == " " }
+            let hint = isWord ? Suggestion.hint(for: text, among: FrameFormat.presets.map(\.name)) : ""
+            let caret = String(repeating: " ", count: max(0, error.column - 1)) + "^"
+            throw UsageError("invalid --format at column \(error.column): expected \(error.expected)\(hint)\n  \(text)\n  \(caret)")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import FrameCodec
+
+/// `framedump formats`: the presets, each with its layout and an example frame, and a summary
+/// of the spec grammar (the full grammar is docs/formats.md).
+enum FormatsCommand: Command {
+    static let spec = CommandSpec(
+        name: "formats",
+        summary: "List the preset frame formats and the --format spec grammar.",
+        discussion: "",
+        options: [],
+        positionals: []
+    )
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
+        context.output.write(text())
+        return .success
+    }
+
+    /// The whole listing.
+    static func text() -> String {
+        let presets = FrameFormat.presets
+        let width = presets.map(\.name.count).max() ?? 0
+        let indent = String(repeating: " ", count: width + 4)
+        var text = "presets (--format NAME); decode detects fefd, h12 and tls from the first bytes:\n\n"
+        for format in presets {
+            text += "  " + format.name + String(repeating: " ", count: width - format.name.count) + "  "
+            text += "\(format.headerLength)-byte header: \(FormatDescription.spec(format))\n"
+            text += indent + "example frame, body \"hi\": \(example(format))\n"
+        }
+        text += """
+
+        spec grammar (--format SPEC; full grammar and examples in docs/formats.md):
+
+          fields   NAME:TYPE[=VALUE|=LOW..HIGH] ...   header fields in wire order
+          TYPE     u8 u16 u24 u32 u40 u48 u56 u64, then be (default) or le
+                   bytesN                             N bytes that carry no integer
+                   crc32 crc32c [be|le] [/body|/frame]  checksum of the body (default) or
+                                                      the whole frame
+          =VALUE   a magic: resync scans for it; =LOW..HIGH: allowed values
+          length   the field named len (or lenfield=NAME) holds the length
+          options  counts=body|frame  adjust=N  max=N[K|M|G]  strip=N  lenfield=NAME
+                   (after the fields; an optional ';' separates them)
+          example  --format 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'
+
+        """
+        return text
+    }
+
+    /// The hex of a frame with body "hi" (header fields with allowed values get the lowest one),
+    /// header and body separated by a space.
+    private static func example(_ format: FrameFormat) -> String {
+        var fields: [String: UInt64] = [:]
+        for field in format.fields {
+            if let expected = field.expected { fields[field.name] = expected.lowerBound }
+        }
+        guard let frame = try? FrameEncoder(format: format).encode(fields: fields, body: Array("hi".utf8)) else {
+            return "(cannot encode)"
+        }
+        var hex: [UInt8] = []
+        ByteFormatting.appendHex(frame[..<format.headerLength], to: &hex)
+        hex.append(UInt8(ascii: " "))
+        ByteFormatting.appendHex(frame[format.headerLength...], to: &hex)
+        return String(decoding: hex, as: UTF8.self)
+    }
+}

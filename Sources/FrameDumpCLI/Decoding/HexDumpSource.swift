@@ -1,0 +1,36 @@
+import FrameCodec
+
+/// A hex dump in a file or on standard input, as one stream.
+///
+/// The text may be in any form `HexDump.parse` accepts (plain, NSData `<...>`, xxd, hexdump -C,
+/// Wireshark "Copy as Hex Dump", `0x..,` literals); several dumps separated by blank lines make
+/// one continuous stream.
+struct HexDumpSource: StreamSource {
+    /// A file path, or `-` for standard input.
+    var path: String
+
+    /// The name used in messages: the path, or `<stdin>`.
+    var displayName: String { path == "-" ? "<stdin>" : path }
+
+    func run(_ deliver: (StreamInput) throws -> Void) throws {
+        let read = path == "-" ? FileDescriptorIO.readAll(0) : FileDescriptorIO.readFile(atPath: path)
+        let text: [UInt8]
+        switch read {
+        case .success(let bytes): text = bytes
+        case .failure(let error):
+            throw CommandFailure(message: "framedump: cannot read \(displayName): \(error.text)", status: .badInput)
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try HexDump.parse(String(decoding: text, as: UTF8.self))
+        } catch {
+            throw CommandFailure(
+                message: "\(displayName):\(error.line):\(error.column): expected \(error.expected)",
+                status: .badInput
+            )
+        }
+        let stream = StreamID(rawValue: 0)
+        try bytes.withUnsafeBytes { try deliver(.data(stream, offset: 0, bytes: $0)) }
+        try deliver(.end(stream))
+    }
+}

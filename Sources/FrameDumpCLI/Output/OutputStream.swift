@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one buffered writer for a command's standard output.
+///
+/// Renderers append to ``buffer``; once it holds a block (64 KiB) the command calls
+/// ``flushIfBlockFull()``, which hands whole blocks to `write(2)`. All output goes through here
+/// (never `print`): one system call per 64 KiB instead of one per line is what lets JSON Lines
+/// keep up with tens of MB/s of decoded capture.
+///
+/// It calls `write(2)` on the file descriptor rather than stdio's `fwrite`, so there is no second
+/// copy into stdio's own buffer and a closed pipe shows up exactly as `EPIPE` (SIGPIPE is ignored
+/// by the entry point), which becomes ``OutputError/closed``: `framedump decode x | head` stops
+/// quietly instead of dying by signal or printing an error.
+final class OutputStream {
+    /// Bytes written but not yet handed to the file descriptor.
+    var buffer: [UInt8] = []
+    /// How many bytes make a block: the unit handed to `write(2)`.
+    let blockSize: Int
+    private let fileDescriptor: Int32
+
+    /// - Parameters:
+    ///   - fileDescriptor: where blocks go (1 for standard output).
+    ///   - blockSize: bytes per `write(2)`, 64 KiB by default.
+    init(fileDescriptor: Int32, blockSize: Int = 64 * 1024) {
+        self.fileDescriptor = fileDescriptor
+        self.blockSize = blockSize
+        buffer.reserveCapacity(blockSize * 2)
+    }
+
+    /// Appends the UTF-8 bytes of `text`.
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+    }
+
+    /// Writes out the buffered bytes if they fill at least one block.
+    ///
+    /// - Throws: ``OutputError`` when the descriptor is closed or fails.
+    func flushIfBlockFull() throws(OutputError) {
+        if buffer.count >= blockSize { try flush() }
+    }
+
+    /// Writes out every buffered byte.
+    ///
+    /// - Throws: ``OutputError/closed`` when the reader went away (`EPIPE`), ``OutputError/failed``
+    ///   with the `errno` text for any other failure. The buffer is emptied either way.
+    func flush() throws(OutputError) {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        let code = buffer.withUnsafeBytes { FileDescriptorIO.writeAll(fileDescriptor, $0) }
+        switch code {
+        case 0: return
+        case EPIPE: throw .closed
+        default: throw .failed(SystemError(code: code).text)
+        }
+    }
+}
+
+/// Why standard output could not be written.
+enum OutputError: Error, Equatable {
+    /// The reader closed the pipe (`EPIPE`): stop quietly.
+    case closed
+    /// Any other write error, with the system's text for it.
+    case failed(String)
+}

@@ -1,0 +1,122 @@
+import FrameCodec
+
+/// Renders frames and events for people: one block per frame, one line per event, a summary.
+///
+/// ```
+/// frame  offset 0  body 249 bytes  magic=0xfefd len=249
+///   {
+///     "id": 7,
+///     …
+///   }
+///
+/// frame  offset 253  body 5 bytes  magic=0x55aa ver=1 cmd=3 len=5 crc=0x3610a686  crc ok
+///   hello
+///
+/// skip  offset 275  7 bytes with no valid header
+///
+/// 2 frames; 7 bytes skipped
+/// ```
+///
+/// The heading gives the frame's offset in its stream, the body length, every integer header
+/// field (magic and checksum fields in hex, others in decimal) and, for formats with a
+/// checksum, `crc ok` or `crc MISMATCH`. The body follows, indented: pretty JSON, text, or a
+/// `hexdump -C` style dump (see ``BodyPresentation``).
+struct TextRenderer: FrameRenderer {
+    let format: FrameFormat
+    let style: TextStyle
+    /// Whether bodies are shown under their headings (`--payload hex`) or left out (`none`).
+    let showsBody: Bool
+    private let payloadStart: Int?
+    private var wroteBlock = false
+
+    init(format: FrameFormat, style: TextStyle, showsBody: Bool = true) {
+        self.format = format
+        self.style = style
+        self.showsBody = showsBody
+        payloadStart = format.payloadOffset
+    }
+
+    mutating func render(_ output: FrameDecoderOutput, into buffer: inout [UInt8]) {
+        if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
+        wroteBlock = true
+        switch output {
+        case .frame(let frame):
+            appendFrame(frame, to: &buffer)
+        case .skip(let offset, let byteCount):
+            appendEvent("skip", .warning, offset: offset, "\(byteCount) \(bytes(byteCount)) with no valid header", to: &buffer)
+        case .oversize(let offset, let declaredLength):
+            appendEvent(
+                "oversize", .bad, offset: offset,
+                "length field says \(declaredLength), over the \(format.maxFrameLength)-byte frame limit; skipped 1 byte to resync",
+                to: &buffer
+            )
+        case .truncated(let offset, let byteCount):
+            appendEvent("truncated", .warning, offset: offset, "\(byteCount) \(bytes(byteCount)) at end of stream, not a whole frame", to: &buffer)
+        case .gap(let offset, let byteCount):
+            appendEvent("gap", .bad, offset: offset, "\(byteCount) \(bytes(byteCount)) never captured", to: &buffer)
+        }
+    }
+
+    func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {
+        var parts = ["\(summary.frames) \(summary.frames == 1 ? "frame" : "frames")"]
+        if summary.checksumMismatches > 0 {
+            parts[0] += " (\(style.apply(.bad, "\(summary.checksumMismatches) crc MISMATCH")))"
+        }
+        if summary.skips > 0 { parts.append("\(summary.skippedBytes) \(bytes(summary.skippedBytes)) skipped") }
+        if summary.oversizeHeaders > 0 {
+            parts.append("\(summary.oversizeHeaders) oversize \(summary.oversizeHeaders == 1 ? "header" : "headers")")
+        }
+        if summary.truncations > 0 { parts.append("\(summary.truncatedBytes) \(bytes(summary.truncatedBytes)) truncated") }
+        if summary.gaps > 0 { parts.append("\(summary.gapBytes) \(bytes(summary.gapBytes)) never captured") }
+        if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
+        buffer.append(contentsOf: (parts.joined(separator: "; ") + "\n").utf8)
+    }
+
+    private func bytes(_ count: UInt64) -> String { count == 1 ? "byte" : "bytes" }
+
+    private func appendEvent(_ name: String, _ tone: TextStyle.Tone, offset: UInt64, _ detail: String, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: "\(style.apply(tone, name))  offset \(offset)  \(detail)\n".utf8)
+    }
+
+    private func appendFrame(_ frame: Frame, to buffer: inout [UInt8]) {
+        let body = frame.bytes.dropFirst(payloadStart ?? frame.headerLength)
+        var heading = "\(style.apply(.heading, "frame"))  offset \(frame.offset)  body \(body.count) \(bytes(UInt64(body.count)))"
+        let header = frame.header
+        var fieldText: [String] = []
+        for (index, field) in format.fields.enumerated() where field.role != .opaque {
+            let value = format.value(ofField: index, in: header)
+            if index == format.magicFieldIndex || index == format.checksumFieldIndex {
+                var hex: [UInt8] = []
+                ByteFormatting.appendHex(value, digits: field.width * 2, to: &hex)
+                fieldText.append("\(field.name)=0x\(String(decoding: hex, as: UTF8.self))")
+            } else {
+                fieldText.append("\(field.name)=\(value)")
+            }
+        }
+        if !fieldText.isEmpty { heading += "  " + fieldText.joined(separator: " ") }
+        switch frame.crcOK {
+        case true?: heading += "  " + style.apply(.good, "crc ok")
+        case false?: heading += "  " + style.apply(.bad, "crc MISMATCH")
+        case nil: break
+        }
+        buffer.append(contentsOf: heading.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        guard showsBody, !body.isEmpty else { return }
+        switch BodyPresentation(body) {
+        case .json(let pretty):
+            for line in pretty.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                buffer.append(contentsOf: "  ".utf8)
+                buffer.append(contentsOf: line)
+                buffer.append(UInt8(ascii: "\n"))
+            }
+        case .text(let lines):
+            for line in lines {
+                buffer.append(contentsOf: "  ".utf8)
+                buffer.append(contentsOf: line.utf8)
+                buffer.append(UInt8(ascii: "\n"))
+            }
+        case .binary:
+            HexASCIIDump.append(body, indent: "  ", to: &buffer)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+@testable import PacketDecoding
+
+@Suite struct IPv6Tests {
+    typealias Extension = PacketBuilder.Extension
+    let payload = Array("GET / HTTP/1.1\r\n".utf8)
+    var parser = PacketParser(linkType: .raw)
+
+    @Test mutating func addressesAndPayload() {
+        let decoded = parser.outcome(PacketBuilder.ipv6(upperLayer: PacketBuilder.tcp(payload: payload))).segment
+        #expect(decoded?.payload == payload)
+        #expect(decoded?.destination.description == "[2001:db8::2]:7000")
+    }
+
+    @Test mutating func extensionHeaderChain() {
+        let chain: [Extension] = [.options(0), .options(43, units: 3), .authentication(words: 7), .options(60, units: 2),
+                                  .options(135), .fragment(offset: 0, more: false)]
+        let decoded = parser.outcome(PacketBuilder.ipv6(extensions: chain, upperLayer: PacketBuilder.tcp(payload: payload))).segment
+        #expect(decoded?.payload == payload)
+    }
+
+    @Test mutating func chainsEndingElsewhereAreNotTCP() {
+        #expect(parser.outcome(PacketBuilder.ipv6(extensions: [.options(0)], nextHeader: 59, upperLayer: [])) == .notTCP)
+        #expect(parser.outcome(PacketBuilder.ipv6(nextHeader: 17, upperLayer: Array(repeating: 0, count: 8))) == .notTCP)
+        #expect(parser.outcome(PacketBuilder.ipv6(nextHeader: 50, upperLayer: Array(repeating: 0, count: 16))) == .notTCP)
+    }
+
+    @Test mutating func jumbogramIsReported() {
+        let packet = PacketBuilder.ipv6(extensions: [.options(0)], payloadLength: 0, upperLayer: PacketBuilder.tcp())
+        #expect(parser.outcome(packet) == .malformed(.ipv6Jumbogram, offset: 4))
+    }
+
+    @Test mutating func extensionHeaderLongerThanThePayload() {
+        var packet = PacketBuilder.ipv6(extensions: [.options(60)], upperLayer: PacketBuilder.tcp())
+        packet[41] = 200  // Hdr Ext Len: 1608 bytes
+        #expect(parser.outcome(packet) == .malformed(.ipv6ExtensionHeaderBeyondPayload(nextHeader: 60), offset: 40))
+    }
+
+    @Test mutating func extensionHeaderCutBySnaplen() {
+        let packet = PacketBuilder.ipv6(extensions: [.options(0, units: 4)], upperLayer: PacketBuilder.tcp(payload: payload))
+        #expect(parser.outcome(packet, captured: 41) == .malformed(.truncatedHeader(.ipv6Extension), offset: 40))
+        #expect(parser.outcome(packet, captured: 60) == .malformed(.truncatedHeader(.ipv6Extension), offset: 40))
+        #expect(parser.outcome(packet, captured: 40 + 32 + 20 + 4).segment?.missing == payload.count - 4)
+    }
+
+    @Test mutating func payloadLengthBeyondTheWire() {
+        let packet = PacketBuilder.ipv6(payloadLength: 1000, upperLayer: PacketBuilder.tcp())
+        #expect(parser.outcome(packet) == .malformed(.ipLengthExceedsWireLength(ipLength: 1040, wireLength: 60), offset: 4))
+    }
+
+    @Test mutating func fragmentsAreReassembled() {
+        let tcp = PacketBuilder.tcp(payload: Array(repeating: 7, count: 100))
+        let first = PacketBuilder.ipv6(extensions: [.options(0), .fragment(offset: 0, more: true)], upperLayer: Array(tcp[0..<64]))
+        // Later fragments carry the first one's Next Header too; the first fragment's is the one used.
+        let last = PacketBuilder.ipv6(extensions: [.fragment(offset: 64, more: false)], nextHeader: 6, upperLayer: Array(tcp[64...]))
+        #expect(parser.outcome(last) == .fragmentHeld)
+        let decoded = parser.outcome(first).segment
+        #expect(decoded?.payload == Array(repeating: 7, count: 100))
+        #expect(decoded?.source.address == .v6(PacketBuilder.clientV6.0, PacketBuilder.clientV6.1))
+        #expect(parser.defragmentationStatistics.datagramsReassembled == 1)
+    }
+
+    @Test mutating func reassembledChainContinuesPastDestinationOptions() {
+        let inner = [60] + [6, 0, 1, 4, 0, 0, 0, 0] + PacketBuilder.tcp(payload: [1, 2, 3])  // Destination Options, then TCP
+        let fragmentable = Array(inner.dropFirst())
+        let first = PacketBuilder.ipv6(extensions: [.fragment(offset: 0, more: true)], nextHeader: 60, upperLayer: Array(fragmentable[0..<16]))
+        let last = PacketBuilder.ipv6(extensions: [.fragment(offset: 16, more: false)], nextHeader: 60, upperLayer: Array(fragmentable[16...]))
+        #expect(parser.outcome(first) == .fragmentHeld)
+        #expect(parser.outcome(last).segment?.payload == [1, 2, 3])
+    }
+
+    @Test mutating func fragmentInsideAFragmentIsMalformed() {
+        let first = PacketBuilder.ipv6(extensions: [.fragment(offset: 0, more: false), .fragment(offset: 8, more: true)],
+                                       upperLayer: PacketBuilder.tcp())
+        #expect(parser.outcome(first) == .malformed(.nestedIPv6Fragment, offset: 48))
+    }
+
+    @Test mutating func misalignedFragment() {
+        let packet = PacketBuilder.ipv6(extensions: [.fragment(offset: 0, more: true)], upperLayer: Array(repeating: 0, count: 30))
+        #expect(parser.outcome(packet) == .malformed(.misalignedFragment(length: 30), offset: 42))
+    }
+}
