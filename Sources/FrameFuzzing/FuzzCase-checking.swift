@@ -6,7 +6,8 @@ extension FuzzCase {
     ///
     /// Beyond ``DecoderOracle``'s general properties it checks what the case's construction
     /// promises: a clean stream decodes to exactly its frames; frames before any damage come
-    /// back intact; a damaged header whose only fault is its length is `oversize`; a damaged
+    /// back intact; a damaged header whose only fault is its length is `oversize` (when the
+    /// decoder meets it in step, not resyncing after an earlier oversize or gap); a damaged
     /// frame that still has a valid header of its length comes back with `crc_ok` recomputed;
     /// and, for formats with a magic, every intact frame after a damaged stretch is
     /// recovered once the decoder has passed the stretch and met the next magic, which the
@@ -55,17 +56,29 @@ extension FuzzCase {
         }
         var failures: [FuzzFailure] = []
         let reported = Set(outputs)
-        // Decoder positions where it judged a header: output starts, and every byte of a skip.
-        func judged(_ offset: UInt64) -> Bool {
-            outputs.contains { output in
+        // Whether the decoder judged a header at `offset` (an output starts there, or a skip
+        // passes it) while in step: the last output before it other than a skip is a frame.
+        func judgedInStep(_ offset: UInt64) -> Bool {
+            var inStep = true
+            for output in outputs {
                 switch output {
-                case .skip(let start, let count): start <= offset && offset - start < count
-                case .gap: false
-                default: output.offset == offset
+                case .skip(let start, let count) where start <= offset && offset - start < count:
+                    return inStep
+                case _ where output.offset == offset:
+                    return inStep
+                case _ where output.offset > offset:
+                    return false
+                case .frame:
+                    inStep = true
+                case .skip:
+                    break
+                default:
+                    inStep = false
                 }
             }
+            return false
         }
-        for effect in rendered.effects where judged(effect.offset) {
+        for effect in rendered.effects where judgedInStep(effect.offset) {
             let expected: DecoderRun.Output
             switch effect {
             case .frame(let offset, let length, let crcOK): expected = .frame(offset: offset, length: length, crcOK: crcOK)

@@ -100,7 +100,8 @@ extension FuzzCase {
         }
         if let cut {
             parts.removeSubrange((cut.part + 1)...)
-            parts[cut.part].bytes.removeSubrange(cut.at...)
+            // A gap applied after the cut was chosen may have shortened the part.
+            parts[cut.part].bytes.removeSubrange(min(cut.at, parts[cut.part].bytes.count)...)
         }
         return assemble(parts, layout)
     }
@@ -161,13 +162,15 @@ extension FuzzCase {
             let start = offset
             let fedStart = bytes.count
             if let gap = part.gap {
-                bytes += part.bytes[..<gap.at]
+                // A truncation may have cut the part short of where its gap was.
+                let at = min(gap.at, part.bytes.count)
+                bytes += part.bytes[..<at]
                 if let last = gaps.last, last.at == bytes.count {
                     gaps[gaps.count - 1].count &+= gap.reported
                 } else {
                     gaps.append((bytes.count, gap.reported))
                 }
-                bytes += part.bytes[gap.at...]
+                bytes += part.bytes[at...]
                 offset &+= UInt64(part.bytes.count) &+ gap.reported
             } else {
                 bytes += part.bytes
