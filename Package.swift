@@ -26,7 +26,9 @@ let package = Package(
         ),
         .target(name: "PacketCapture", dependencies: ["CPcap", "PacketDecoding"]),
 
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "PacketCapture"]),
+        // Linux epoll(7), which the Glibc module leaves out: the live commands' event loop.
+        .systemLibrary(name: "CEpoll"),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "PacketCapture", "CEpoll"]),
         .executableTarget(name: "framedump", dependencies: ["FrameDumpCLI"]),
 
         // zlib is linked into the benchmark only, as the reference CRC32 to compare against.

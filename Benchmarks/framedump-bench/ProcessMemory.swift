@@ -15,6 +15,17 @@ enum ProcessMemory {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// Gives free heap pages back to the kernel (glibc's `malloc_trim(0)`, looked up at run time
+    /// because `<malloc.h>` is not in the Glibc module), so a following RSS delta counts new
+    /// allocations instead of reused free pages. Does nothing where the symbol is missing.
+    static func returnFreeHeapToKernel() {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #endif
+    }
+
     /// Peak resident set size so far, in bytes (`getrusage` `ru_maxrss`, which Linux gives in KiB).
     static func peakResidentBytes() -> Int {
         var usage = rusage()

@@ -37,10 +37,10 @@ struct BenchmarkReport {
     mutating func add(group: String, _ rows: [BenchmarkResult]) {
         guard !rows.isEmpty else { return }
         print("\n## \(group)")
-        print(pad("row", 34) + pad("median", 12, right: true) + pad("min…max", 22, right: true)
+        print(pad("row", 44) + pad("median", 12, right: true) + pad("min…max", 22, right: true)
               + pad("throughput", 14, right: true) + pad("rate", 24, right: true))
         for row in rows {
-            var line = pad(row.name, 34)
+            var line = pad(row.name, 44)
             line += pad(formatDuration(row.nanoseconds.median), 12, right: true)
             line += pad(formatDuration(row.nanoseconds.min) + "…" + formatDuration(row.nanoseconds.max), 22, right: true)
             line += pad(row.bytesPerSecond.map { formatBytesRate($0.median) } ?? "", 14, right: true)

@@ -1,67 +1,342 @@
-/// CONTRACT STUB — replaced by the real implementation (issue 2). Public shapes are fixed.
+/// The reassembly buffer: turns one stream's chunks into frames. One instance per TCP direction.
+///
+/// Feed it the stream's bytes in chunks of any size, from one byte to megabytes; it calls back
+/// with every frame a chunk completes, in stream order, and holds partial frames until the rest
+/// arrives. With the `fefd` layout (`FE FD`, then a big-endian u16 body length):
+///
+/// ```
+/// chunks:   | FE FD 00 02 AA | BB FE FD 00 | 00 FE FD 00 05 01 |   finish
+/// outputs:                   frame@0 (6 B)  frame@6 (4 B)        truncated@10 (5 B)
+/// ```
+///
+/// This mirrors swift-nio-extras' `LengthFieldBasedFrameDecoder` (Netty's
+/// `LengthFieldBasedFrameDecoder`) driven by `NIOSingleStepByteToMessageProcessor`, with the
+/// parts a capture tool needs on top: absolute offsets, resync after garbage, and events for
+/// every byte that is not in a frame.
+///
+/// ### Accounting
+/// Every byte fed is in exactly one ``FrameDecoderOutput``: a frame, a `skip`, an `oversize`
+/// (its one byte), a `truncated` tail, or a `gap`. Offsets are absolute `UInt64` positions in
+/// the stream, counted from `startOffset` (they wrap modulo 2⁶⁴ rather than trap).
+///
+/// ### Resync policy
+/// - **Bad magic** (the format's single-valued field, at any header offset): the decoder scans
+///   forward for the magic's bytes, eight bytes at a time, and resumes at the match minus the
+///   magic's offset. The bytes passed over are one `skip` event, however many chunks the run
+///   of garbage spans; it is reported just before the next frame or event.
+/// - **Other checked fields** (an ``HeaderField/expected`` range): a header that fails one is
+///   passed over one byte at a time, those bytes joining the same `skip`.
+/// - **Bad length**: a declared frame length (header included, after ``FrameFormat/lengthAdjustment``)
+///   above ``FrameFormat/maxFrameLength``, below the header length, or whose arithmetic
+///   overflows is one `oversize` event for the header's first byte; nothing of the declared
+///   size is allocated and decoding resumes at the next byte. The decoder is then
+///   *resyncing*: until a header passes every check, further bad lengths are not reported one
+///   by one but join a single `skip`. Without that, a magic-less format (`u16`, `u32`) would
+///   turn a run of garbage into one `oversize` per byte.
+/// - **Gap** (``noteGap(byteCount:_:)``): the buffered unfinished bytes are reported as
+///   `truncated`, then the `gap`; the decoder is then resyncing, as after an oversize.
+///
+/// The decoder never stalls: every pass over the buffer either emits a frame, passes over at
+/// least one byte, or waits for more input.
+///
+/// ### Checksums
+/// A frame whose checksum does not match is still delivered, with ``Frame/crcOK`` `false`.
+/// The checksum is computed over the frame's bytes in place (for
+/// ``ChecksumCoverage/headerAndBody``: the header before the checksum field, four zero bytes,
+/// then the rest), never copied.
+///
+/// ### Memory and cost
+/// The chunk is appended to one growing buffer and frames are handed out as zero-copy slices
+/// of it (see ``Frame``). The consumed prefix is reclaimed only when that is cheap relative to
+/// the work done: the buffer is emptied in place when everything in it was consumed, and
+/// otherwise compacted (the unconsumed tail moved to the front) only once the consumed prefix
+/// is at least 2 KiB *and* at least as long as the tail it moves, so total bytes moved stay
+/// below total bytes fed — cost is linear in the input. The unconsumed bytes never exceed
+/// ``FrameFormat/maxFrameLength`` plus one chunk, whatever the input declares.
+public struct FrameDecoder: Sendable {
+    /// The layout frames are decoded with.
+    public let format: FrameFormat
 
-/// One decoded frame: header and body bytes, where it sits in the stream, and its checksum status.
-public struct Frame: Sendable, Hashable {
-    /// Absolute offset of the frame's first header byte in its stream, in bytes.
-    public var offset: UInt64
-    /// The whole frame, header then body. A zero-copy slice of the decoder's buffer.
-    public var bytes: ArraySlice<UInt8>
-    /// Header length in bytes.
-    public var headerLength: Int
-    /// `true`/`false` when the format has a checksum field, `nil` when it has none.
-    public var crcOK: Bool?
+    /// Consumed bytes the buffer must hold before it is compacted (swift-nio's reclaim threshold).
+    static let compactionThreshold = 2048
 
-    public init(offset: UInt64, bytes: ArraySlice<UInt8>, headerLength: Int, crcOK: Bool?) {
-        self.offset = offset
-        self.bytes = bytes
-        self.headerLength = headerLength
-        self.crcOK = crcOK
+    private let layout: FrameLayout
+    /// Fed bytes; `buffer[readIndex...]` are not yet in a frame or event.
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
+    /// Absolute stream offset of `buffer[0]`.
+    private var bufferOffset: UInt64
+    /// Start of a run of passed-over bytes not yet reported; the run ends at `readIndex`.
+    private var skipStart: UInt64?
+    /// Set after an oversize header or a gap: bad lengths join the skip run until a valid header.
+    private var resyncing = false
+    /// Bytes moved to the buffer's front by compaction so far; tests check it stays linear.
+    internal private(set) var bytesMovedByCompaction = 0
+
+    /// Creates a decoder for one stream.
+    ///
+    /// - Parameters:
+    ///   - format: the frame layout; its field layout is precomputed once here.
+    ///   - startOffset: the absolute stream offset of the first byte to be fed, in bytes.
+    public init(format: FrameFormat, startOffset: UInt64 = 0) {
+        self.format = format
+        self.layout = FrameLayout(format)
+        self.bufferOffset = startOffset
     }
 
-    /// Header bytes.
-    public var header: ArraySlice<UInt8> { bytes.prefix(headerLength) }
-    /// Body bytes (everything after the header).
-    public var body: ArraySlice<UInt8> { bytes.dropFirst(headerLength) }
-}
+    /// Total bytes fed so far, plus `startOffset` and gaps: the stream offset the next chunk starts at.
+    public var streamOffset: UInt64 { bufferOffset &+ UInt64(buffer.count) }
 
-/// What a ``FrameDecoder`` hands back: a frame, or an event that accounts for bytes that are not in one.
-///
-/// Every byte fed to a decoder ends up in exactly one frame or one event's byte count.
-public enum FrameDecoderOutput: Sendable, Hashable {
-    case frame(Frame)
-    /// Bytes scanned past while looking for a valid header (bad magic, unexpected field value).
-    case skip(offset: UInt64, byteCount: UInt64)
-    /// A header declared a frame longer than the max frame length (or whose length arithmetic
-    /// overflowed or went negative). Accounts for one byte, the header's first; the decoder
-    /// resyncs from the next byte. `declaredLength` is the raw length field value.
-    case oversize(offset: UInt64, declaredLength: UInt64)
-    /// At end of stream, an unfinished frame or header: offset and bytes left.
-    case truncated(offset: UInt64, byteCount: UInt64)
-    /// Bytes never captured (a hole in the TCP stream). Bytes buffered before the gap that
-    /// could not form a frame are reported as `truncated` first; then the decoder resyncs.
-    case gap(offset: UInt64, byteCount: UInt64)
-}
-
-/// The reassembly buffer: turns one stream's chunks into frames. One instance per TCP direction.
-public struct FrameDecoder: Sendable {
-    public let format: FrameFormat
-    public init(format: FrameFormat, startOffset: UInt64 = 0) { self.format = format }
+    /// Bytes currently held waiting for the rest of a frame or header.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Appends a chunk and calls `receive` for every frame and event it completes, in stream order.
-    public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows { fatalError("stub") }
-    /// Convenience for arrays and slices.
-    public mutating func process(_ chunk: some Collection<UInt8>, _ receive: (FrameDecoderOutput) throws -> Void) rethrows { fatalError("stub") }
-    /// Reports `byteCount` bytes that were never captured at the current stream offset.
-    public mutating func noteGap(byteCount: UInt64, _ receive: (FrameDecoderOutput) throws -> Void) rethrows { fatalError("stub") }
-    /// End of stream: reports the unfinished tail, if any, as `truncated`.
-    public mutating func finish(_ receive: (FrameDecoderOutput) throws -> Void) rethrows { fatalError("stub") }
-    /// Total bytes fed so far (the stream offset the next chunk starts at).
-    public var streamOffset: UInt64 { fatalError("stub") }
-    /// Bytes currently held waiting for the rest of a frame.
-    public var bufferedByteCount: Int { fatalError("stub") }
-}
+    ///
+    /// If `receive` throws, the error propagates and the decoder stays consistent: outputs
+    /// already received are not repeated, and the rest are produced by the next call.
+    ///
+    /// - Parameters:
+    ///   - chunk: the stream's next bytes; any size, including empty.
+    ///   - receive: called once per frame or event, synchronously.
+    public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        reclaimConsumedPrefix()
+        chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+        try decodeBuffered(receive)
+    }
 
-extension FrameFormat {
-    /// Reads field `index` of a frame header as an unsigned integer (opaque fields read as 0).
-    public func value(ofField index: Int, in header: ArraySlice<UInt8>) -> UInt64 { fatalError("stub") }
+    /// Appends a chunk from any byte collection, like ``process(_:_:)-(UnsafeRawBufferPointer,_)``;
+    /// arrays and slices are read in place.
+    ///
+    /// - Parameters:
+    ///   - chunk: the stream's next bytes; any size, including empty.
+    ///   - receive: called once per frame or event, synchronously.
+    @inlinable
+    public mutating func process(_ chunk: some Collection<UInt8>, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        let done: Void? = try chunk.withContiguousStorageIfAvailable {
+            try process(UnsafeRawBufferPointer($0), receive)
+        }
+        if done == nil {
+            try Array(chunk).withUnsafeBytes { try process($0, receive) }
+        }
+    }
+
+    /// Reports `byteCount` bytes that were never captured at the current stream offset.
+    ///
+    /// Buffered bytes that cannot finish a frame any more are reported first (a `skip` for
+    /// bytes that cannot start a header, then `truncated`), then the `gap`; the decoder then
+    /// resyncs on the next valid header. A gap of 0 bytes does nothing.
+    ///
+    /// - Parameters:
+    ///   - byteCount: the hole's length in bytes.
+    ///   - receive: called for each event, in stream order.
+    public mutating func noteGap(byteCount: UInt64, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        guard byteCount > 0 else { return }
+        try reportTail(receive)
+        let offset = streamOffset
+        bufferOffset = offset &+ byteCount
+        resyncing = true
+        try receive(.gap(offset: offset, byteCount: byteCount))
+    }
+
+    /// End of stream: reports the unfinished tail, if any, as `truncated`.
+    ///
+    /// Leading tail bytes that cannot start a header (a partial magic that does not match) are
+    /// reported as `skip` instead. Afterwards the decoder is empty and may be fed again, as a
+    /// fresh stream continuing at ``streamOffset``.
+    ///
+    /// - Parameters:
+    ///   - receive: called for each event, in stream order.
+    public mutating func finish(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        try reportTail(receive)
+        resyncing = false
+    }
+
+    // MARK: - Decoding
+
+    private mutating func decodeBuffered(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        // A second reference keeps `buffer` readable (and sliceable) while `self` is mutated.
+        let storage = buffer
+        try storage.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            try decodeFrames(storage, base, end: raw.count, receive)
+        }
+    }
+
+    /// The hot loop: frames and events from `readIndex` up to `end`.
+    ///
+    /// State (`readIndex`, `skipStart`, `resyncing`) is stored before each `receive` call, so
+    /// a throwing `receive` leaves the decoder ready to carry on.
+    private mutating func decodeFrames(
+        _ storage: [UInt8],
+        _ base: UnsafeRawPointer,
+        end: Int,
+        _ receive: (FrameDecoderOutput) throws -> Void
+    ) rethrows {
+        let layout = self.layout
+        var position = readIndex
+        defer { readIndex = position }
+        while true {
+            let available = end &- position
+            if let magic = layout.magic {
+                guard available >= magic.end else { break }
+                let value = (base + position).loadInteger(fromByteOffset: magic.offset, width: magic.width, byteOrder: magic.byteOrder,
+                                                          readableCount: available)
+                if value != magic.value {
+                    beginSkip(at: position)
+                    position = Self.nextMagicCandidate(base, from: position &+ 1, end: end, magic: magic)
+                    continue
+                }
+            }
+            guard available >= layout.headerLength else { break }
+            let header = base + position
+            if !layout.checks.isEmpty, !layout.checksValid(header, available: available) {
+                beginSkip(at: position)
+                position &+= 1
+                continue
+            }
+            let declared = header.loadInteger(fromByteOffset: layout.lengthOffset, width: layout.lengthWidth,
+                                              byteOrder: layout.lengthByteOrder, readableCount: available)
+            guard let frameLength = layout.frameLength(declared: declared) else {
+                if resyncing {
+                    beginSkip(at: position)
+                    position &+= 1
+                } else {
+                    try reportSkip(endingAt: position, receive)
+                    position &+= 1
+                    readIndex = position
+                    resyncing = true
+                    try receive(.oversize(offset: absoluteOffset(position &- 1), declaredLength: declared))
+                }
+                continue
+            }
+            resyncing = false
+            guard available >= frameLength else { break }
+            let crcOK: Bool? = layout.checksum.map { Self.checksumMatches(header, frameLength: frameLength, $0, layout) }
+            try reportSkip(endingAt: position, receive)
+            let start = position
+            position &+= frameLength
+            readIndex = position
+            try receive(.frame(Frame(
+                offset: absoluteOffset(start),
+                bytes: storage[start..<position],
+                headerLength: layout.headerLength,
+                crcOK: crcOK
+            )))
+        }
+    }
+
+    /// The smallest frame start at or after `from` whose magic is in place, among starts whose
+    /// magic lies wholly before `end`; when there is none, the first start whose magic is not
+    /// yet readable (to be checked when more bytes arrive).
+    ///
+    /// The magic's first byte is searched eight bytes at a time with the classic "has a zero
+    /// byte" word trick (Mycroft, 1987) on the input XORed with that byte repeated; the lowest
+    /// flagged byte is always a true match, so the first hit is exact.
+    @inline(__always)
+    private static func nextMagicCandidate(_ base: UnsafeRawPointer, from: Int, end: Int, magic: FrameLayout.Magic) -> Int {
+        let repeated = 0x0101_0101_0101_0101 &* UInt64(magic.firstByte)
+        var position = from &+ magic.offset
+        let last = end &- magic.width
+        while position <= last {
+            if position &+ 8 <= end {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self)) ^ repeated
+                let hits = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+                guard hits != 0 else {
+                    position &+= 8
+                    continue
+                }
+                position &+= hits.trailingZeroBitCount &>> 3
+                guard position <= last else { break }
+            } else if base.load(fromByteOffset: position, as: UInt8.self) != magic.firstByte {
+                position &+= 1
+                continue
+            }
+            if base.loadInteger(fromByteOffset: position, width: magic.width, byteOrder: magic.byteOrder) == magic.value {
+                return position &- magic.offset
+            }
+            position &+= 1
+        }
+        return Swift.max(from, end &- magic.end &+ 1)
+    }
+
+    /// Whether the checksum stored in the header matches the frame's bytes.
+    @inline(__always)
+    private static func checksumMatches(
+        _ frame: UnsafeRawPointer,
+        frameLength: Int,
+        _ checksum: FrameLayout.Checksum,
+        _ layout: FrameLayout
+    ) -> Bool {
+        let stored = frame.loadInteger(fromByteOffset: checksum.offset, width: FrameLayout.Checksum.width, byteOrder: checksum.byteOrder)
+        var crc = CRC32(checksum.algorithm)
+        switch checksum.coverage {
+        case .body:
+            crc.update(UnsafeRawBufferPointer(start: frame + layout.headerLength, count: frameLength &- layout.headerLength))
+        case .headerAndBody:
+            let afterField = checksum.offset &+ FrameLayout.Checksum.width
+            crc.update(UnsafeRawBufferPointer(start: frame, count: checksum.offset))
+            withUnsafeBytes(of: UInt32(0)) { crc.update($0) }
+            crc.update(UnsafeRawBufferPointer(start: frame + afterField, count: frameLength &- afterField))
+        }
+        return UInt64(crc.value) == stored
+    }
+
+    // MARK: - Events and buffer upkeep
+
+    @inline(__always)
+    private func absoluteOffset(_ index: Int) -> UInt64 {
+        bufferOffset &+ UInt64(truncatingIfNeeded: index)
+    }
+
+    /// Starts a skip run at `index` unless one is already open (runs are contiguous: bytes are
+    /// only ever passed over at the read position).
+    @inline(__always)
+    private mutating func beginSkip(at index: Int) {
+        if skipStart == nil { skipStart = absoluteOffset(index) }
+    }
+
+    /// Reports the open skip run, if any, as ending just before `index`.
+    @inline(__always)
+    private mutating func reportSkip(endingAt index: Int, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        guard let start = skipStart else { return }
+        skipStart = nil
+        readIndex = index
+        try receive(.skip(offset: start, byteCount: absoluteOffset(index) &- start))
+    }
+
+    /// Reports everything still buffered (skip for bytes that cannot start a header, then
+    /// truncated) and empties the buffer.
+    private mutating func reportTail(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        let storage = buffer
+        let end = storage.count
+        var position = readIndex
+        storage.withUnsafeBytes { raw in
+            while position < end, !layout.couldStartHeader(raw.baseAddress! + position, available: end &- position) {
+                beginSkip(at: position)
+                position &+= 1
+            }
+        }
+        try reportSkip(endingAt: position, receive)
+        readIndex = end
+        if position < end {
+            try receive(.truncated(offset: absoluteOffset(position), byteCount: UInt64(end &- position)))
+        }
+        reclaimConsumedPrefix()
+    }
+
+    /// Frees the consumed prefix when that is cheap; see "Memory and cost" in the type's docs.
+    private mutating func reclaimConsumedPrefix() {
+        guard readIndex > 0 else { return }
+        let unconsumed = buffer.count &- readIndex
+        if unconsumed == 0 {
+            bufferOffset = absoluteOffset(readIndex)
+            buffer.removeAll(keepingCapacity: true)
+            readIndex = 0
+        } else if readIndex >= Self.compactionThreshold, readIndex >= unconsumed {
+            bufferOffset = absoluteOffset(readIndex)
+            buffer.removeSubrange(0..<readIndex)
+            bytesMovedByCompaction &+= unconsumed
+            readIndex = 0
+        }
+    }
 }

@@ -1,14 +1,152 @@
-/// CONTRACT STUB — replaced by the real implementation (issue 2).
+/// Built-in frame layouts, and guessing one from a stream's first bytes.
+///
+/// Presets are plain ``FrameFormat`` values: every one of them can also be written as a text
+/// spec (docs/formats.md lists the equivalent spec beside each diagram).
 extension FrameFormat {
-    public static var fefd: FrameFormat { fatalError("stub") }
-    public static var h12: FrameFormat { fatalError("stub") }
-    public static var u16: FrameFormat { fatalError("stub") }
-    public static var u32: FrameFormat { fatalError("stub") }
-    public static var tls: FrameFormat { fatalError("stub") }
+    /// A 2-byte magic `0xFEFD` and a 2-byte body length, both big-endian.
+    ///
+    /// ```
+    /// +-------+-------+----------------+
+    /// | magic |  len  |      body      |
+    /// | FE FD | 00 F9 | 249 bytes JSON |
+    /// +-------+-------+----------------+
+    /// ```
+    ///
+    /// Spec: `magic:u16=0xFEFD len:u16`. Max frame length 16 MiB (the u16 length caps frames
+    /// at 4 + 65 535 bytes anyway).
+    public static var fefd: FrameFormat {
+        makePreset(name: "fefd", fields: [
+            HeaderField(name: "magic", width: 2, expected: 0xFEFD...0xFEFD),
+            HeaderField(name: "len", width: 2, role: .length),
+        ])
+    }
+
+    /// A 12-byte header: magic `0x55AA`, version, command, u32 body length, CRC-32 of the body.
+    ///
+    /// ```
+    /// +-------+-----+-----+-------------+-------------+------+
+    /// | magic | ver | cmd |     len     |     crc     | body |
+    /// | 55 AA | 1 B | 1 B | u32 BE body | CRC-32 body |      |
+    /// +-------+-----+-----+-------------+-------------+------+
+    /// ```
+    ///
+    /// All integers big-endian; the CRC is CRC-32/ISO-HDLC (zlib's) over the body only.
+    /// Spec: `magic:u16=0x55AA ver:u8 cmd:u8 len:u32 crc:crc32`.
+    public static var h12: FrameFormat {
+        makePreset(name: "h12", fields: [
+            HeaderField(name: "magic", width: 2, expected: 0x55AA...0x55AA),
+            HeaderField(name: "ver", width: 1),
+            HeaderField(name: "cmd", width: 1),
+            HeaderField(name: "len", width: 4, role: .length),
+            HeaderField(name: "crc", width: 4, role: .checksum(.crc32, .body)),
+        ])
+    }
+
+    /// A 2-byte big-endian body length and nothing else: DNS over TCP (RFC 1035 §4.2.2).
+    ///
+    /// Spec: `len:u16`.
+    public static var u16: FrameFormat {
+        makePreset(name: "u16", fields: [HeaderField(name: "len", width: 2, role: .length)])
+    }
+
+    /// A 4-byte big-endian body length and nothing else (tokio-util's `LengthDelimitedCodec`
+    /// default layout).
+    ///
+    /// Spec: `len:u32`.
+    public static var u32: FrameFormat {
+        makePreset(name: "u32", fields: [HeaderField(name: "len", width: 4, role: .length)])
+    }
+
+    /// The TLS record layer header (RFC 8446 §5.1, RFC 5246 §6.2).
+    ///
+    /// ```
+    /// +------+---------+-----+----------+
+    /// | type | version | len | fragment |
+    /// | u8   | u16 BE  | u16 |          |
+    /// +------+---------+-----+----------+
+    /// ```
+    ///
+    /// `type` must be a content type 20...24 (change_cipher_spec, alert, handshake,
+    /// application_data, heartbeat) and `version` 0x0300...0x0304 (SSL 3.0 to TLS 1.3; TLS 1.3
+    /// records carry 0x0303, a first ClientHello may carry 0x0301).
+    ///
+    /// The max frame length is 5 + 2^14 + 2048 = 18 437 bytes: the TLS 1.2 ciphertext limit
+    /// (RFC 5246 §6.2.3), which also covers TLS 1.3's 2^14 + 256 (RFC 8446 §5.2). A longer
+    /// record is not TLS, and is reported as oversize.
+    ///
+    /// Spec: `type:u8=20..24 version:u16=0x0300..0x0304 len:u16 max=18437`.
+    public static var tls: FrameFormat {
+        makePreset(
+            name: "tls",
+            fields: [
+                HeaderField(name: "type", width: 1, expected: 20...24),
+                HeaderField(name: "version", width: 2, expected: 0x0300...0x0304),
+                HeaderField(name: "len", width: 2, role: .length),
+            ],
+            maxFrameLength: tlsMaxRecordLength
+        )
+    }
+
+    /// 5-byte header + 2^14 plaintext + 2048 bytes of TLS 1.2 expansion (RFC 5246 §6.2.3).
+    static let tlsMaxRecordLength = 5 + (1 << 14) + 2048
+
     /// All presets, in the order `framedump formats` lists them.
-    public static var presets: [FrameFormat] { fatalError("stub") }
-    /// A preset by name, or nil.
-    public static func preset(named name: String) -> FrameFormat? { fatalError("stub") }
-    /// Guesses the preset from a stream's first bytes; nil when none fits.
-    public static func detect(_ prefix: some Collection<UInt8>) -> FrameFormat? { fatalError("stub") }
+    public static var presets: [FrameFormat] { [fefd, h12, u16, u32, tls] }
+
+    /// The preset called `name` (`"fefd"`, `"h12"`, `"u16"`, `"u32"`, `"tls"`).
+    ///
+    /// - Parameter name: A preset name; matched exactly (lowercase).
+    /// - Returns: The preset, or `nil` when no preset has that name.
+    public static func preset(named name: String) -> FrameFormat? {
+        presets.first { $0.name == name }
+    }
+
+    /// Guesses the preset from a stream's first bytes.
+    ///
+    /// A preset fits when every header field with an expected value (a magic, TLS's content
+    /// type and version) is present in `prefix` and holds an allowed value, and — when the
+    /// prefix holds the whole header — the length field declares a frame no longer than the
+    /// preset's max frame length. Presets are tried in ``presets`` order, so `fefd` and `h12`
+    /// (2-byte magics) win over `tls` (a 3-byte pattern).
+    ///
+    /// `u16` and `u32` are never guessed: any bytes parse as a bare length, so a guess would
+    /// always "succeed" and usually be wrong.
+    ///
+    /// - Parameter prefix: The first bytes of one direction's stream; 2 bytes are enough for
+    ///   `fefd` and `h12`, 3 for `tls`.
+    /// - Returns: The preset, or `nil` when none fits (or the prefix is too short to tell).
+    public static func detect(_ prefix: some Collection<UInt8>) -> FrameFormat? {
+        let bytes = Array(prefix.prefix(detectionProbeLength))
+        return presets.first { $0.fitsStreamStart(bytes) }
+    }
+
+    /// The longest header among the guessable presets (h12's 12 bytes); more is never read.
+    private static let detectionProbeLength = 12
+
+    private static func makePreset(
+        name: String,
+        fields: [HeaderField],
+        maxFrameLength: Int = FrameFormat.defaultMaxFrameLength
+    ) -> FrameFormat {
+        do {
+            return try FrameFormat(name: name, fields: fields, maxFrameLength: maxFrameLength)
+        } catch {
+            // The preset tables above are constants; a throw here is a bug in this file.
+            fatalError("preset \(name) is malformed: \(error)")
+        }
+    }
+
+    /// Whether `bytes`, the start of a stream, looks like a header of this format.
+    private func fitsStreamStart(_ bytes: [UInt8]) -> Bool {
+        var checkedAny = false
+        for (index, field) in fields.enumerated() {
+            guard let expected = field.expected, field.role != .opaque else { continue }
+            guard offset(ofField: index) + field.width <= bytes.count,
+                  expected.contains(value(ofField: index, in: bytes[...])) else { return false }
+            checkedAny = true
+        }
+        guard checkedAny else { return false }
+        guard bytes.count >= headerLength else { return true }
+        return FrameLayout(self).frameLength(declared: value(ofField: lengthFieldIndex, in: bytes[...])) != nil
+    }
 }

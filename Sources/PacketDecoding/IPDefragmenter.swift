@@ -30,7 +30,8 @@
 /// - Fragments may carry at most 65,535 bytes of reassembled payload; a fragment reaching
 ///   further is malformed (the IPv4 total length field cannot describe more).
 ///
-/// The defragmenter itself is protocol-agnostic; `PacketParser` feeds it only IPv4 fragments
+/// A `PacketParser` owns one; it is configured and observed through the parser. The defragmenter
+/// itself is protocol-agnostic; `PacketParser` feeds it only IPv4 fragments
 /// whose protocol is TCP, and all IPv6 fragments (their upper-layer protocol can hide behind
 /// further extension headers).
 public struct IPDefragmenter {
@@ -129,32 +130,29 @@ public struct IPDefragmenter {
     static let maxDatagramLength = 65_535
     private static let maxPendingDrops = 1024
 
-    public let configuration: Configuration
-    public private(set) var statistics = Statistics()
+    let configuration: Configuration
+    private(set) var statistics = Statistics()
     /// Bytes currently held by datagrams in progress (buffers and hole lists).
-    public private(set) var bytesHeld = 0
+    private(set) var bytesHeld = 0
     private var inProgress: [Key: PartialDatagram] = [:]
     /// The datagram completed by the last call, kept alive because the caller is reading its bytes.
     private var completed: PartialDatagram?
     private var earliestDeadline = Int64.max
     private var pendingDrops: [Drop] = []
 
-    public init(configuration: Configuration = Configuration()) {
+    init(configuration: Configuration) {
         self.configuration = configuration
     }
 
-    /// Datagrams waiting for more fragments.
-    public var datagramsInProgress: Int { inProgress.count }
-
     /// Returns the drops reported since the last call, oldest first.
-    public mutating func takeDrops() -> [Drop] {
+    mutating func takeDrops() -> [Drop] {
         defer { pendingDrops.removeAll() }
         return pendingDrops
     }
 
     /// Drops every incomplete datagram, reporting each with `reason` (`.endOfCapture` when the
     /// capture is over), and releases the last reassembled payload.
-    public mutating func dropAll(reason: DropReason = .endOfCapture) {
+    mutating func dropAll(reason: DropReason = .endOfCapture) {
         completed = nil
         dropOldestFirst(reason: reason) { _ in true }
     }

@@ -29,6 +29,7 @@ enum IPv4 {
     ///   - wireLength: the frame's length on the wire (pcap original length), in bytes.
     ///   - timestamp: capture time, for fragment timeouts.
     ///   - defragmenter: buffers fragments.
+    @inline(__always)
     static func decode(_ packet: UnsafeRawBufferPointer, at offset: Int, wireLength: Int, timestamp: Timestamp,
                        defragmenter: inout IPDefragmenter) -> NetworkLayerOutcome {
         let bytes = packet.slice(offset, packet.count)

@@ -15,22 +15,28 @@
 ///
 /// Fragments (RFC 8200 §4.5) are reassembled by the same `IPDefragmenter` as IPv4's; the chain
 /// then continues in the reassembled payload from the first fragment's Next Header. An atomic
-/// fragment (offset 0, M clear; RFC 6946) is decoded at once. Payload length 0 announces a
-/// jumbogram (RFC 2675), which is reported as `.ipv6Jumbogram`.
+/// fragment (offset 0, M clear; RFC 6946) is decoded at once, its Fragment header skipped.
+///
+/// Payload Length 0 announces a jumbogram (RFC 2675). What captures actually hold is Linux
+/// BIG TCP: super-packets over 64 KiB whose Hop-by-Hop Jumbo Payload option the kernel removes
+/// before the packet tap, leaving no length in the packet at all. Either way the wire length is
+/// the only length left, so — as tcpdump does — the payload is taken to run to the end of the
+/// frame on the wire.
 enum IPv6 {
     static let headerLength = 40
     private static let fragmentHeader: UInt8 = 44
 
     /// Decodes the IPv6 packet at `offset` of `packet`; parameters as `IPv4.decode`.
+    @inline(__always)
     static func decode(_ packet: UnsafeRawBufferPointer, at offset: Int, wireLength: Int, timestamp: Timestamp,
                        defragmenter: inout IPDefragmenter) -> NetworkLayerOutcome {
         let bytes = packet.slice(offset, packet.count)
         guard bytes.count >= headerLength else { return .malformed(.truncatedHeader(.ipv6), offset: offset) }
         let version = bytes[0] >> 4
         guard version == 6 else { return .malformed(.unexpectedIPVersion(version), offset: offset) }
-        let payloadLength = Int(bytes.networkUInt16(at: 4))
-        guard payloadLength > 0 else { return .malformed(.ipv6Jumbogram, offset: offset + 4) }
         let wireIPLength = max(wireLength, packet.count) - offset
+        var payloadLength = Int(bytes.networkUInt16(at: 4))
+        if payloadLength == 0 { payloadLength = wireIPLength - headerLength }
         guard headerLength + payloadLength <= wireIPLength else {
             return .malformed(.ipLengthExceedsWireLength(ipLength: headerLength + payloadLength, wireLength: wireIPLength),
                               offset: offset + 4)
@@ -82,7 +88,9 @@ enum IPv6 {
             guard position + extensionLength <= captured.count else {
                 return .malformed(.truncatedHeader(.ipv6Extension), offset: base + position)
             }
-            if next == fragmentHeader {
+            // An atomic fragment (offset 0, M clear; RFC 6946) is a whole packet: skipped like any
+            // other extension header, wherever it appears.
+            if next == fragmentHeader, captured.networkUInt16(at: position + 2) & 0xFFF9 != 0 {
                 guard fragmentAllowed else { return .malformed(.nestedIPv6Fragment, offset: base + position) }
                 return fragment(at: position, in: captured, length: length, at: base, addresses: addresses,
                                 timestamp: timestamp, defragmenter: &defragmenter)
@@ -92,7 +100,8 @@ enum IPv6 {
         }
     }
 
-    /// Handles the Fragment header at `position` (RFC 8200 §4.5):
+    /// Hands the (non-atomic) fragment whose Fragment header is at `position` to the defragmenter
+    /// (RFC 8200 §4.5). The header:
     /// Next Header (1), reserved (1), offset in 8-byte units (13 bits) · reserved (2) · M (1), Identification (4).
     private static func fragment(at position: Int, in captured: UnsafeRawBufferPointer, length: Int, at base: Int,
                                  addresses: (source: IPAddress, destination: IPAddress),
@@ -103,10 +112,6 @@ enum IPv6 {
         let moreFragments = field & 1 != 0
         let dataStart = position + 8
         let data = captured.slice(dataStart, captured.count)
-        if fragmentOffset == 0 && !moreFragments {
-            return upperLayer(inner, in: data, length: length - dataStart, at: base + dataStart, addresses: addresses,
-                              fragmentAllowed: false, timestamp: timestamp, defragmenter: &defragmenter)
-        }
         let key = IPDefragmenter.Key(source: addresses.source, destination: addresses.destination,
                                      identification: captured.networkUInt32(at: position + 4), protocolNumber: fragmentHeader)
         switch defragmenter.add(key, offset: fragmentOffset, length: length - dataStart, moreFragments: moreFragments,

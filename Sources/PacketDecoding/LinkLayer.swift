@@ -36,6 +36,7 @@ enum LinkLayer {
     }
 
     /// Locates the IP header in `packet`, a frame of `linkType`.
+    @inline(__always)
     static func decapsulate(_ packet: UnsafeRawBufferPointer, linkType: LinkType) -> Outcome {
         switch linkType.rawValue {
         case 1:
@@ -74,6 +75,7 @@ enum LinkLayer {
 
     /// Follows an EtherType through any stacked VLAN tags (IEEE 802.1Q / 802.1ad; 0x9100 is the
     /// pre-standard QinQ outer tag), each 4 bytes: TCI, then the next EtherType.
+    @inline(__always)
     private static func etherType(_ type: UInt16, payloadAt start: Int, in packet: UnsafeRawBufferPointer) -> Outcome {
         var type = type
         var offset = start

@@ -35,8 +35,6 @@ public enum MalformedReason: Sendable, Hashable, CustomStringConvertible {
     case misalignedFragment(length: Int)
     /// A fragment reaching past the largest datagram the defragmenter accepts (65,535 bytes of payload).
     case fragmentBeyondMaximumDatagram(end: Int)
-    /// IPv6 payload length 0: a jumbogram (RFC 2675), which framedump does not decode.
-    case ipv6Jumbogram
     /// An IPv6 extension header whose length runs past the payload length (RFC 8200 §4).
     case ipv6ExtensionHeaderBeyondPayload(nextHeader: UInt8)
     /// A Fragment header inside an already fragmented IPv6 packet (RFC 8200 §4.5 forbids it).
@@ -56,7 +54,6 @@ public enum MalformedReason: Sendable, Hashable, CustomStringConvertible {
         case .ipLengthExceedsWireLength(let ip, let wire): "IP length \(ip) bytes exceeds the \(wire) bytes on the wire"
         case .misalignedFragment(let length): "fragment of \(length) bytes is not a multiple of 8 and is not the last"
         case .fragmentBeyondMaximumDatagram(let end): "fragment ends at byte \(end), past the 65535-byte maximum datagram"
-        case .ipv6Jumbogram: "IPv6 jumbogram (payload length 0) is not supported"
         case .ipv6ExtensionHeaderBeyondPayload(let next): "IPv6 extension header \(next) runs past the payload length"
         case .nestedIPv6Fragment: "IPv6 Fragment header inside a fragmented packet"
         case .tcpSegmentTooShort(let length): "TCP segment of \(length) bytes is shorter than the 20-byte header"

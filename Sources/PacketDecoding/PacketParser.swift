@@ -70,6 +70,8 @@ public struct PacketParser {
     ///   - timestamp: the capture time; fragment timeouts run on it.
     /// - Returns: exactly one `Result` for the packet.
     public mutating func parse(_ packet: UnsafeRawBufferPointer, wireLength: Int, timestamp: Timestamp) -> Result {
+        // The layer decoders are `@inline(__always)`: passing their result enums through memory
+        // between separate functions made this path 2.5 times slower (measured, release build).
         defragmenter.advance(to: timestamp)
         let network: NetworkLayerOutcome
         switch LinkLayer.decapsulate(packet, linkType: linkType) {

@@ -20,6 +20,7 @@ enum TCPHeader {
     ///
     /// Payload bytes the IP length promises beyond the captured ones become `missingPayloadLength`;
     /// a header cut short is `.truncatedHeader(.tcp)`.
+    @inline(__always)
     static func decode(_ transport: TransportBytes) -> PacketParser.Result {
         let bytes = transport.captured
         guard transport.length >= minimumLength else {

@@ -12,8 +12,9 @@ import Testing
 
     @Test func commandHelpShowsUsageOptionsAndDefaults() {
         let help = HelpText.commandHelp(DecodeCommand.spec)
-        #expect(help.hasPrefix("usage: framedump decode [OPTIONS] [FILE|-]\n"))
-        #expect(help.contains("  -f, --format NAME|SPEC  "))
+        #expect(help.hasPrefix("usage: framedump decode [OPTIONS] [FILE|-] [FILTER...]\n"))
+        #expect(help.contains("      --format NAME|SPEC  "))
+        #expect(help.contains("  -f, --filter EXPR  "))
         #expect(help.contains("      --color WHEN"))
         #expect(help.contains("(default: auto)"))
         #expect(help.contains("  -h, --help"))

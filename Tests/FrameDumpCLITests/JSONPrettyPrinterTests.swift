@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct JSONPrettyPrinterTests {
     func pretty(_ json: String) -> String? {
-        JSONPrettyPrinter.format(Array(json.utf8)).map { String(decoding: $0, as: UTF8.self) }
+        JSONPrettyPrinter.format(Array(json.utf8)[...]).map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test func indentsKeepingKeyOrderAndNumberText() {
@@ -45,5 +45,12 @@ import Testing
         #expect(pretty(deep) == nil)
         let limit = String(repeating: "[", count: JSONPrettyPrinter.maxDepth) + String(repeating: "]", count: JSONPrettyPrinter.maxDepth)
         #expect(pretty(limit) != nil)
+    }
+}
+
+extension JSONPrettyPrinterTests {
+    @Test func worksOnASliceInTheMiddleOfAFrame() {
+        let frame = Array("HDR[1]TAIL".utf8)
+        #expect(JSONPrettyPrinter.format(frame[3..<6]).map { String(decoding: $0, as: UTF8.self) } == "[\n  1\n]")
     }
 }

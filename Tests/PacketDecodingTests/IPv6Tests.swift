@@ -25,9 +25,19 @@ import Testing
         #expect(parser.outcome(PacketBuilder.ipv6(nextHeader: 50, upperLayer: Array(repeating: 0, count: 16))) == .notTCP)
     }
 
-    @Test mutating func jumbogramIsReported() {
-        let packet = PacketBuilder.ipv6(extensions: [.options(0)], payloadLength: 0, upperLayer: PacketBuilder.tcp())
-        #expect(parser.outcome(packet) == .malformed(.ipv6Jumbogram, offset: 4))
+    @Test mutating func bigTCPSuperPacketTakesItsLengthFromTheWire() {
+        // Linux BIG TCP as captured: Payload Length 0, no Jumbo option left, 80,000 bytes on the wire.
+        let packet = PacketBuilder.ipv6(payloadLength: 0, upperLayer: PacketBuilder.tcp(payload: payload))
+        let decoded = parser.outcome(packet, wireLength: 80_000).segment
+        #expect(decoded?.payload == payload)
+        #expect(decoded?.missing == 80_000 - 40 - 20 - payload.count)
+    }
+
+    @Test mutating func jumbogramWithHopByHopOption() {
+        let jumbo = Extension(type: 0, body: [0, 0xC2, 4, 0, 0, 0, 0])  // Jumbo Payload option, RFC 2675 §2
+        let packet = PacketBuilder.ipv6(extensions: [jumbo], payloadLength: 0, upperLayer: PacketBuilder.tcp(payload: payload))
+        #expect(parser.outcome(packet).segment?.payload == payload)
+        #expect(parser.outcome(Array(packet.prefix(40))) == .malformed(.ipv6ExtensionHeaderBeyondPayload(nextHeader: 0), offset: 40))
     }
 
     @Test mutating func extensionHeaderLongerThanThePayload() {
@@ -69,10 +79,18 @@ import Testing
         #expect(parser.outcome(last).segment?.payload == [1, 2, 3])
     }
 
-    @Test mutating func fragmentInsideAFragmentIsMalformed() {
-        let first = PacketBuilder.ipv6(extensions: [.fragment(offset: 0, more: false), .fragment(offset: 8, more: true)],
-                                       upperLayer: PacketBuilder.tcp())
-        #expect(parser.outcome(first) == .malformed(.nestedIPv6Fragment, offset: 48))
+    @Test mutating func atomicFragmentsAreSkippedWherever() {
+        let chain: [Extension] = [.options(0), .fragment(offset: 0, more: false), .options(43), .fragment(offset: 0, more: false)]
+        #expect(parser.outcome(PacketBuilder.ipv6(extensions: chain, upperLayer: PacketBuilder.tcp(payload: payload))).segment?.payload == payload)
+    }
+
+    @Test mutating func fragmentInsideAReassembledPacketIsMalformed() {
+        // The reassembled payload starts with a second, non-atomic Fragment header.
+        let inner: [UInt8] = [6, 0, 0, 9, 0, 0, 0, 1] + PacketBuilder.tcp()
+        let first = PacketBuilder.ipv6(extensions: [.fragment(offset: 0, more: true)], nextHeader: 44, upperLayer: Array(inner[0..<16]))
+        let last = PacketBuilder.ipv6(extensions: [.fragment(offset: 16, more: false)], nextHeader: 44, upperLayer: Array(inner[16...]))
+        #expect(parser.outcome(first) == .fragmentHeld)
+        #expect(parser.outcome(last) == .malformed(.nestedIPv6Fragment, offset: 0))
     }
 
     @Test mutating func misalignedFragment() {

@@ -119,6 +119,7 @@ enum ArgumentParser {
             throw UsageError("invalid value '\(value)' for '\(displayName)'; expected \(listing(allowed))\(hint)")
         }
         parsed.values[option.long] = value
+        parsed.repeatedValues[option.long, default: []].append(value)
     }
 
     private static func checkPositionals(_ positionals: [String], spec: CommandSpec) throws(UsageError) {
@@ -127,7 +128,7 @@ enum ArgumentParser {
             let missing = spec.positionals[positionals.count].name
             throw UsageError("missing argument \(missing)")
         }
-        if positionals.count > spec.positionals.count {
+        if positionals.count > spec.positionals.count, spec.positionals.last?.isVariadic != true {
             let extra = positionals[spec.positionals.count]
             if spec.positionals.isEmpty {
                 throw UsageError("unexpected argument '\(extra)' (this command takes no arguments)")

@@ -45,6 +45,9 @@ struct PositionalSpec: Sendable {
     var isOptional: Bool
     /// One line of help text.
     var help: String
+    /// Whether it takes every remaining argument (only the last positional may): a filter
+    /// expression written as several words, as tcpdump takes it.
+    var isVariadic = false
 }
 
 /// Everything the parser and the help text need to know about one command.

@@ -2,6 +2,8 @@
 struct ParsedArguments: Sendable, Equatable {
     /// Option values by long name; the last occurrence wins.
     var values: [String: String] = [:]
+    /// Every value given for each option, in command-line order (`--field a=1 --field b=2`).
+    var repeatedValues: [String: [String]] = [:]
     /// Long names of the flags given.
     var flags: Set<String> = []
     /// Positional arguments in order.
@@ -11,6 +13,9 @@ struct ParsedArguments: Sendable, Equatable {
 
     /// The value given for option `long`, or `nil` when the option was not given.
     func value(_ long: String) -> String? { values[long] }
+
+    /// Every value given for option `long`, in order; empty when the option was not given.
+    func values(_ long: String) -> [String] { repeatedValues[long] ?? [] }
 
     /// Whether flag `long` was given.
     func flag(_ long: String) -> Bool { flags.contains(long) }

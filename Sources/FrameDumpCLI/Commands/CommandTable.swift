@@ -4,6 +4,10 @@
 enum CommandTable {
     static let commands: [any Command.Type] = [
         DecodeCommand.self,
+        EncodeCommand.self,
+        ListenCommand.self,
+        ConnectCommand.self,
+        ProxyCommand.self,
         FormatsCommand.self,
         HelpCommand.self,
     ]

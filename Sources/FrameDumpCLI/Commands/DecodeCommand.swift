@@ -1,10 +1,11 @@
 import FrameCodec
 
-/// `framedump decode [OPTIONS] [FILE|-]`: splits a byte stream into frames and shows them.
+/// `framedump decode [OPTIONS] [FILE|-] [FILTER...]`: splits a byte stream into frames and shows them.
 ///
-/// The command only wires things together: a ``StreamSource`` produces stream input (today a
-/// ``HexDumpSource``), a ``DecodePipeline`` frames it, and a ``FrameRenderer`` (``TextRenderer``
-/// or ``JSONLinesWriter``) renders it into the buffered standard output.
+/// The command only wires things together. A hex dump: a ``HexDumpSource`` produces stream
+/// input, a ``DecodePipeline`` frames it, and a ``FrameRenderer`` (``TextRenderer`` or
+/// ``JSONLinesWriter``) renders it into the buffered standard output. A capture (told apart by
+/// its first bytes, ``InputKind``): see ``CaptureDecoding``.
 enum DecodeCommand: Command {
     static let spec = CommandSpec(
         name: "decode",
@@ -14,13 +15,19 @@ enum DecodeCommand: Command {
         dump form is accepted: plain hex, NSData <...>, xxd, hexdump -C, Wireshark's "Copy as Hex
         Dump", 0x.., C array literals; dumps separated by blank lines are one stream.
 
+        A pcap or pcapng capture (told apart by its first bytes; also on standard input, e.g.
+        'tcpdump -i lo -w - port 9000 | framedump decode -') is reassembled per TCP connection
+        and direction, and each direction is framed on its own; frames print as the packet that
+        completes them is read. A filter (pcap-filter(7), as tcpdump takes it) keeps only the
+        packets it matches: trailing words, or -f EXPR.
+
         Without --format the preset is detected from the first bytes and named on standard error.
         Exit status: 0 every byte in a good frame, 1 usage error, 2 bad frames (skip, oversize,
         checksum mismatch, truncated, gap) or unreadable input. JSON schema: docs/cli.md.
         """,
         options: [
             .value(
-                "format", short: "f", valueName: "NAME|SPEC",
+                "format", valueName: "NAME|SPEC",
                 help: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'."
             ),
             .flag("json", short: "j", help: "Print JSON Lines: one object per frame or event."),
@@ -32,15 +39,40 @@ enum DecodeCommand: Command {
                 "color", valueName: "WHEN", allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto",
                 help: "Colour human output: auto (on a terminal), always or never.\nNO_COLOR in the environment turns colour off."
             ),
+            .value(
+                "filter", short: "f", valueName: "EXPR",
+                help: "Captures: keep only packets matching this BPF filter\n(pcap-filter(7)), e.g. 'tcp port 9000'."
+            ),
+            .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
         ],
         positionals: [
-            PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump to read; '-' or absent: standard input."),
+            PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
+            PositionalSpec(name: "FILTER...", isOptional: true, help: "Captures: a BPF filter, as words (joined by spaces).", isVariadic: true),
         ]
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let format = try arguments.value("format").map(resolveFormat)
-        let source = HexDumpSource(path: arguments.positionals.first ?? "-")
+        let path = arguments.positionals.first ?? "-"
+        if path == "-", Terminal.isTerminal(0) {
+            // Otherwise a bare `framedump decode` looks hung.
+            StandardError.writeLine("framedump: reading a hex dump from standard input; end it with Ctrl-D")
+        }
+        let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals.dropFirst())
+        let prefix: [UInt8]
+        switch InputKind.identify(path: path) {
+        case .capture(let captured):
+            return try CaptureDecoding.run(path: path, prefix: captured, filter: filter, format: format,
+                                           arguments: arguments, context: context)
+        case .hexDump(let text):
+            prefix = text
+        }
+        if filter != nil {
+            let what = arguments.positionals.count > 1 ? "unexpected argument '\(arguments.positionals[1])': a filter" : "a filter"
+            throw UsageError("\(what) applies only to a capture (pcap or pcapng), and \(path == "-" ? "standard input" : path) is not one")
+        }
+        if arguments.flag("summary") { throw UsageError("--summary applies only to a capture; a hex dump is one stream") }
+        let source = HexDumpSource(path: path, standardInputPrefix: prefix)
         let includesPayload = arguments.value("payload") != "none"
         if arguments.flag("json") {
             return try decode(source, format: format, context: context) { format in

@@ -29,17 +29,17 @@ enum FormatsCommand: Command {
         }
         text += """
 
-        spec grammar (--format SPEC; full grammar and examples in docs/formats.md):
+        spec grammar (--format SPEC; the full grammar with examples is docs/formats.md):
 
-          fields   NAME:TYPE[=VALUE|=LOW..HIGH] ...   header fields in wire order
-          TYPE     u8 u16 u24 u32 u40 u48 u56 u64, then be (default) or le
-                   bytesN                             N bytes that carry no integer
-                   crc32 crc32c [be|le] [/body|/frame]  checksum of the body (default) or
-                                                      the whole frame
-          =VALUE   a magic: resync scans for it; =LOW..HIGH: allowed values
-          length   the field named len (or lenfield=NAME) holds the length
-          options  counts=body|frame  adjust=N  max=N[K|M|G]  strip=N  lenfield=NAME
-                   (after the fields; an optional ';' separates them)
+          fields   NAME:TYPE[=VALUE|=LOW..HIGH] ...     header fields in wire order
+          TYPE     u8 u16 u24 u32 u40 u48 u56 u64       an integer; add be (default) or le
+                   bytesN                               N bytes that carry no integer
+                   crc32 crc32c [be|le] [/body|/frame]  a checksum of the body (default)
+                                                        or of the whole frame
+          =VALUE   a magic: after bad bytes, decode scans for it; =LOW..HIGH: allowed values
+          length   the field named len, or the one lenfield=NAME names
+          options  counts=body|frame adjust=N max=N[K|M|G] strip=N lenfield=NAME
+                   after the fields, optionally after a ';'
           example  --format 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'
 
         """

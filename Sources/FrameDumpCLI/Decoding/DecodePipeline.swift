@@ -1,4 +1,5 @@
 import FrameCodec
+import PacketDecoding
 
 /// Frames every stream of an input and renders the results: the part of `decode` that does not
 /// care where the bytes came from.
@@ -20,6 +21,10 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     private var format: FrameFormat?
     private var renderer: Renderer?
     private var decoders: [StreamID: FrameDecoder] = [:]
+    /// Labels of the streams that have one, printed with their outputs.
+    private var labels: [StreamID: StreamLabel] = [:]
+    /// The latest ``StreamInput/clock(_:)``, printed with the outputs that follow it.
+    private var time: Timestamp?
     /// Inputs held back (copied) while the format is still being detected.
     private var pending: [PendingInput] = []
     private var pendingBytes = 0
@@ -28,6 +33,9 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     private let detected: (FrameFormat) -> Void
     /// What has been decoded so far.
     private(set) var summary = DecodeSummary()
+    /// Sees every frame and event after it is rendered, with its stream: `listen --respond`
+    /// answers requests from here.
+    var observer: ((StreamID, FrameDecoderOutput) throws -> Void)?
 
     /// - Parameters:
     ///   - format: the format to use, or `nil` to detect it from the first stream's first bytes.
@@ -55,6 +63,10 @@ final class DecodePipeline<Renderer: FrameRenderer> {
             return
         }
         switch input {
+        case .label(let stream, let label):
+            labels[stream] = label
+        case .clock(let time):
+            self.time = time
         case .data(let stream, let offset, let bytes):
             try feed(stream, offset: offset) { decoder, emit in
                 // Bytes before the stream's end were delivered already: frame them once.
@@ -65,8 +77,9 @@ final class DecodePipeline<Renderer: FrameRenderer> {
         case .gap(let stream, let offset, let byteCount):
             try feed(stream, offset: offset) { decoder, emit in try decoder.noteGap(byteCount: byteCount, emit) }
         case .end(let stream):
+            defer { labels[stream] = nil }
             guard var decoder = decoders.removeValue(forKey: stream) else { return }
-            try decoder.finish(emit)
+            try decoder.finish { try emit($0, from: stream) }
         }
     }
 
@@ -94,17 +107,19 @@ final class DecodePipeline<Renderer: FrameRenderer> {
         _ step: (inout FrameDecoder, (FrameDecoderOutput) throws -> Void) throws -> Void
     ) throws {
         var decoder = decoders.removeValue(forKey: stream) ?? FrameDecoder(format: format!, startOffset: offset)
+        func emitFromStream(_ decoded: FrameDecoderOutput) throws { try emit(decoded, from: stream) }
         if offset > decoder.streamOffset {
-            try decoder.noteGap(byteCount: offset - decoder.streamOffset, emit)
+            try decoder.noteGap(byteCount: offset - decoder.streamOffset, emitFromStream)
         }
-        try step(&decoder, emit)
+        try step(&decoder, emitFromStream)
         decoders[stream] = decoder
     }
 
-    private func emit(_ decoded: FrameDecoderOutput) throws {
+    private func emit(_ decoded: FrameDecoderOutput, from stream: StreamID) throws {
         summary.count(decoded)
-        renderer!.render(decoded, into: &output.buffer)
+        renderer!.render(decoded, label: labels[stream], time: time, into: &output.buffer)
         try output.flushIfBlockFull()
+        try observer?(stream, decoded)
     }
 
     /// Holds `input` until enough is known to detect the format: a detection window of bytes,
@@ -116,7 +131,7 @@ final class DecodePipeline<Renderer: FrameRenderer> {
         switch copy {
         case .data(_, _, let bytes): pendingBytes += bytes.count
         case .end: pendingStreamEnded = true
-        case .gap: break
+        case .gap, .label, .clock: break
         }
         if pendingBytes >= Self.detectionWindow || pendingStreamEnded || pending.count >= Self.detectionWindow {
             try detect()
@@ -166,6 +181,10 @@ final class DecodePipeline<Renderer: FrameRenderer> {
                 try consume(.gap(stream, offset: offset, byteCount: byteCount))
             case .end(let stream):
                 try consume(.end(stream))
+            case .label(let stream, let label):
+                try consume(.label(stream, label))
+            case .clock(let time):
+                try consume(.clock(time))
             }
         }
     }
@@ -176,12 +195,16 @@ private enum PendingInput {
     case data(StreamID, UInt64, [UInt8])
     case gap(StreamID, UInt64, UInt64)
     case end(StreamID)
+    case label(StreamID, StreamLabel)
+    case clock(Timestamp)
 
     init(_ input: StreamInput) {
         switch input {
         case .data(let stream, let offset, let bytes): self = .data(stream, offset, Array(bytes))
         case .gap(let stream, let offset, let byteCount): self = .gap(stream, offset, byteCount)
         case .end(let stream): self = .end(stream)
+        case .label(let stream, let label): self = .label(stream, label)
+        case .clock(let time): self = .clock(time)
         }
     }
 }

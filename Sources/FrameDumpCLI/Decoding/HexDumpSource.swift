@@ -8,12 +8,15 @@ import FrameCodec
 struct HexDumpSource: StreamSource {
     /// A file path, or `-` for standard input.
     var path: String
+    /// Bytes already read from standard input (to tell a hex dump from a capture); they are
+    /// the start of the text.
+    var standardInputPrefix: [UInt8] = []
 
     /// The name used in messages: the path, or `<stdin>`.
     var displayName: String { path == "-" ? "<stdin>" : path }
 
     func run(_ deliver: (StreamInput) throws -> Void) throws {
-        let read = path == "-" ? FileDescriptorIO.readAll(0) : FileDescriptorIO.readFile(atPath: path)
+        let read = path == "-" ? FileDescriptorIO.readAll(0).map { standardInputPrefix + $0 } : FileDescriptorIO.readFile(atPath: path)
         let text: [UInt8]
         switch read {
         case .success(let bytes): text = bytes

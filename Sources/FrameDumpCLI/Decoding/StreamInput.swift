@@ -4,6 +4,8 @@ struct StreamID: Hashable, Sendable {
     var rawValue: Int
 }
 
+import PacketDecoding
+
 /// One step of an input, in the order the source produced it.
 ///
 /// A source describes each stream as data at absolute offsets (bytes from the stream's first
@@ -17,6 +19,12 @@ enum StreamInput {
     case gap(StreamID, offset: UInt64, byteCount: UInt64)
     /// No more input for `stream`.
     case end(StreamID)
+    /// Names `stream`'s connection and endpoints for the output; sent before the stream's first
+    /// data. Streams never labelled (a hex dump's) are printed without `conn`, `src`, `dst`.
+    case label(StreamID, StreamLabel)
+    /// The time of the inputs that follow, printed as `ts`: a packet's capture time, or the
+    /// wall-clock time a socket read returned.
+    case clock(Timestamp)
 }
 
 /// Something that produces ``StreamInput`` for the decode pipeline: a hex dump today, a capture

@@ -1,4 +1,5 @@
 import FrameCodec
+import PacketDecoding
 
 /// Renders frames and events as JSON Lines (https://jsonlines.org): one object per line.
 ///
@@ -18,6 +19,9 @@ import FrameCodec
 ///   order; opaque fields carry no integer and are left out.
 /// - `crc_ok` is present only when the format has a checksum field.
 /// - `payload_hex` (lower-case hex of the payload) is left out with `--payload none`.
+/// - Outputs of labelled streams (captures, sockets) carry `conn`, `src` and `dst` right after
+///   `type`, and `ts` (RFC 3339, UTC, nanoseconds) when the time is known:
+///   `{"type":"frame","conn":1,"src":"127.0.0.1:51000","dst":"127.0.0.1:9000","ts":"2024-05-01T12:00:00.123456789Z","offset":0,…}`
 ///
 /// The JSON is written by hand into the output buffer: the field-name keys are escaped once per
 /// format, numbers and hex go straight into the buffer, and nothing allocates per frame.
@@ -42,33 +46,60 @@ struct JSONLinesWriter: FrameRenderer {
         }
     }
 
-    mutating func render(_ output: FrameDecoderOutput, into buffer: inout [UInt8]) {
+    mutating func render(_ output: FrameDecoderOutput, label: StreamLabel?, time: Timestamp?, into buffer: inout [UInt8]) {
+        switch output {
+        case .frame:
+            appendOpening("{\"type\":\"frame\"", label: label, time: time, to: &buffer)
+        case .skip:
+            appendOpening("{\"type\":\"skip\"", label: label, time: time, to: &buffer)
+        case .oversize:
+            appendOpening("{\"type\":\"oversize\"", label: label, time: time, to: &buffer)
+        case .truncated:
+            appendOpening("{\"type\":\"truncated\"", label: label, time: time, to: &buffer)
+        case .gap:
+            appendOpening("{\"type\":\"gap\"", label: label, time: time, to: &buffer)
+        }
         switch output {
         case .frame(let frame):
             appendFrame(frame, to: &buffer)
-        case .skip(let offset, let byteCount):
-            appendEvent("{\"type\":\"skip\",\"offset\":", offset: offset, length: byteCount, to: &buffer)
         case .oversize(let offset, let declaredLength):
-            appendEvent("{\"type\":\"oversize\",\"offset\":", offset: offset, length: 1, declared: declaredLength, to: &buffer)
-        case .truncated(let offset, let byteCount):
-            appendEvent("{\"type\":\"truncated\",\"offset\":", offset: offset, length: byteCount, to: &buffer)
-        case .gap(let offset, let byteCount):
-            appendEvent("{\"type\":\"gap\",\"offset\":", offset: offset, length: byteCount, to: &buffer)
+            appendEvent(offset: offset, length: 1, declared: declaredLength, to: &buffer)
+        case .skip(let offset, let byteCount), .truncated(let offset, let byteCount), .gap(let offset, let byteCount):
+            appendEvent(offset: offset, length: byteCount, to: &buffer)
         }
     }
 
     func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {}
 
-    /// Appends `opening` (the object's start up to the offset's colon), then offset, length and,
-    /// for oversize, the declared length.
-    private func appendEvent(
-        _ opening: String,
-        offset: UInt64,
-        length: UInt64,
-        declared: UInt64? = nil,
-        to buffer: inout [UInt8]
-    ) {
-        buffer.append(contentsOf: opening.utf8)
+    /// Appends `opening` (the object's start up to the type's closing quote), then the stream's
+    /// `conn`, `src`, `dst` and `ts` when known.
+    private func appendOpening(_ opening: StaticString, label: StreamLabel?, time: Timestamp?, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeRawBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
+        Self.appendStreamKeys(label: label, time: time, to: &buffer)
+    }
+
+    /// Appends `,"conn":…,"src":…,"dst":…` when `label` is known and `,"ts":…` when `time` is:
+    /// the keys that follow `type` for labelled streams (capture events use them too).
+    static func appendStreamKeys(label: StreamLabel?, time: Timestamp?, to buffer: inout [UInt8]) {
+        if let label {
+            buffer.append(contentsOf: ",\"conn\":".utf8)
+            ByteFormatting.appendDecimal(UInt64(label.connection), to: &buffer)
+            buffer.append(contentsOf: ",\"src\":\"".utf8)
+            buffer.append(contentsOf: label.sourceText.utf8)
+            buffer.append(contentsOf: "\",\"dst\":\"".utf8)
+            buffer.append(contentsOf: label.destinationText.utf8)
+            buffer.append(UInt8(ascii: "\""))
+        }
+        if let time {
+            buffer.append(contentsOf: ",\"ts\":\"".utf8)
+            RFC3339Timestamp.append(time, to: &buffer)
+            buffer.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Appends an event's offset, length and, for oversize, the declared length; closes the object.
+    private func appendEvent(offset: UInt64, length: UInt64, declared: UInt64? = nil, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: ",\"offset\":".utf8)
         ByteFormatting.appendDecimal(offset, to: &buffer)
         buffer.append(contentsOf: ",\"length\":".utf8)
         ByteFormatting.appendDecimal(length, to: &buffer)
@@ -81,7 +112,7 @@ struct JSONLinesWriter: FrameRenderer {
 
     private func appendFrame(_ frame: Frame, to buffer: inout [UInt8]) {
         let payload = frame.bytes.dropFirst(payloadStart ?? frame.headerLength)
-        buffer.append(contentsOf: "{\"type\":\"frame\",\"offset\":".utf8)
+        buffer.append(contentsOf: ",\"offset\":".utf8)
         ByteFormatting.appendDecimal(frame.offset, to: &buffer)
         buffer.append(contentsOf: ",\"length\":".utf8)
         ByteFormatting.appendDecimal(UInt64(payload.count), to: &buffer)

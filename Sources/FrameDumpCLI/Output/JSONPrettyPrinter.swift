@@ -20,30 +20,31 @@ struct JSONPrettyPrinter {
     /// The deepest nesting of objects and arrays accepted.
     static let maxDepth = 64
 
-    private let input: [UInt8]
-    private var position = 0
+    private let input: ArraySlice<UInt8>
+    private var position: Int
     private var output: [UInt8] = []
 
     /// The indented text (no trailing newline), or `nil` when `bytes` is not a single JSON object
     /// or array (surrounding whitespace allowed).
-    static func format(_ bytes: some Collection<UInt8>) -> [UInt8]? {
-        var printer = JSONPrettyPrinter(input: Array(bytes))
+    static func format(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        var printer = JSONPrettyPrinter(input: bytes)
         printer.skipWhitespace()
         guard let opening = printer.peek(), opening == UInt8(ascii: "{") || opening == UInt8(ascii: "[") else {
             return nil
         }
         guard printer.value(depth: 0) else { return nil }
         printer.skipWhitespace()
-        guard printer.position == printer.input.count else { return nil }
+        guard printer.position == printer.input.endIndex else { return nil }
         return printer.output
     }
 
-    private init(input: [UInt8]) {
+    private init(input: ArraySlice<UInt8>) {
         self.input = input
+        position = input.startIndex
     }
 
     private func peek() -> UInt8? {
-        position < input.count ? input[position] : nil
+        position < input.endIndex ? input[position] : nil
     }
 
     private mutating func skipWhitespace() {
@@ -120,7 +121,7 @@ struct JSONPrettyPrinter {
                 guard let escaped = peek() else { return false }
                 position += 1
                 if escaped == UInt8(ascii: "u") {
-                    guard position + 4 <= input.count, input[position..<position + 4].allSatisfy(\.isHexDigit) else {
+                    guard position + 4 <= input.endIndex, input[position..<position + 4].allSatisfy(\.isHexDigit) else {
                         return false
                     }
                     position += 4
@@ -138,7 +139,7 @@ struct JSONPrettyPrinter {
 
     private mutating func literal(_ word: String) -> Bool {
         let bytes = Array(word.utf8)
-        guard position + bytes.count <= input.count, input[position..<position + bytes.count].elementsEqual(bytes) else {
+        guard position + bytes.count <= input.endIndex, input[position..<position + bytes.count].elementsEqual(bytes) else {
             return false
         }
         position += bytes.count

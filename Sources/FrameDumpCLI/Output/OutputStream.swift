@@ -20,14 +20,24 @@ final class OutputStream {
     var buffer: [UInt8] = []
     /// How many bytes make a block: the unit handed to `write(2)`.
     let blockSize: Int
-    private let fileDescriptor: Int32
+    /// Writes all the bytes given; returns 0, or the `errno` of the failure.
+    private let sink: (UnsafeRawBufferPointer) -> Int32
 
     /// - Parameters:
     ///   - fileDescriptor: where blocks go (1 for standard output).
     ///   - blockSize: bytes per `write(2)`, 64 KiB by default.
-    init(fileDescriptor: Int32, blockSize: Int = 64 * 1024) {
-        self.fileDescriptor = fileDescriptor
+    convenience init(fileDescriptor: Int32, blockSize: Int = 64 * 1024) {
+        self.init(blockSize: blockSize) { FileDescriptorIO.writeAll(fileDescriptor, $0) }
+    }
+
+    /// A stream whose blocks go to `sink` (tests collect them; the process writes a descriptor).
+    ///
+    /// - Parameters:
+    ///   - blockSize: bytes that make a block.
+    ///   - sink: writes all the bytes given; returns 0, or the `errno` of the failure.
+    init(blockSize: Int, sink: @escaping (UnsafeRawBufferPointer) -> Int32) {
         self.blockSize = blockSize
+        self.sink = sink
         buffer.reserveCapacity(blockSize * 2)
     }
 
@@ -49,7 +59,7 @@ final class OutputStream {
     ///   with the `errno` text for any other failure. The buffer is emptied either way.
     func flush() throws(OutputError) {
         defer { buffer.removeAll(keepingCapacity: true) }
-        let code = buffer.withUnsafeBytes { FileDescriptorIO.writeAll(fileDescriptor, $0) }
+        let code = buffer.withUnsafeBytes(sink)
         switch code {
         case 0: return
         case EPIPE: throw .closed

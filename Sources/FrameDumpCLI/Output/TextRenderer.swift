@@ -1,4 +1,5 @@
 import FrameCodec
+import PacketDecoding
 
 /// Renders frames and events for people: one block per frame, one line per event, a summary.
 ///
@@ -21,13 +22,19 @@ import FrameCodec
 /// field (magic and checksum fields in hex, others in decimal) and, for formats with a
 /// checksum, `crc ok` or `crc MISMATCH`. The body follows, indented: pretty JSON, text, or a
 /// `hexdump -C` style dump (see ``BodyPresentation``).
+///
+/// Outputs of labelled streams (captures, sockets) start with the connection, direction and
+/// endpoints, the arrow pointing the way the bytes went, and the time when known:
+/// `conn 3 s2c 127.0.0.1:9000 → 127.0.0.1:51000  2024-05-01T12:00:00.123456789Z  frame  offset 0  …`.
 struct TextRenderer: FrameRenderer {
     let format: FrameFormat
     let style: TextStyle
     /// Whether bodies are shown under their headings (`--payload hex`) or left out (`none`).
     let showsBody: Bool
     private let payloadStart: Int?
-    private var wroteBlock = false
+    /// Whether a block was written, so the next one is preceded by a blank line. Renderers that
+    /// share one output (a capture has one per frame format) keep it in step.
+    var wroteBlock = false
 
     init(format: FrameFormat, style: TextStyle, showsBody: Bool = true) {
         self.format = format
@@ -36,9 +43,16 @@ struct TextRenderer: FrameRenderer {
         payloadStart = format.payloadOffset
     }
 
-    mutating func render(_ output: FrameDecoderOutput, into buffer: inout [UInt8]) {
+    mutating func render(_ output: FrameDecoderOutput, label: StreamLabel?, time: Timestamp?, into buffer: inout [UInt8]) {
         if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
         wroteBlock = true
+        if let label {
+            buffer.append(contentsOf: "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)  ".utf8)
+            if let time {
+                RFC3339Timestamp.append(time, to: &buffer)
+                buffer.append(contentsOf: "  ".utf8)
+            }
+        }
         switch output {
         case .frame(let frame):
             appendFrame(frame, to: &buffer)

@@ -1,0 +1,304 @@
+import FrameCodec
+import PacketDecoding
+
+/// Frames every direction of every TCP connection of a capture and renders the results in
+/// capture order: the part of `decode` that reads a ``CaptureSource``'s events.
+///
+/// ```
+/// CaptureSource ──CaptureEvent──> CaptureDecodePipeline ──> FrameDecoder per direction ──> CaptureRenderer ──> OutputStream
+///                                  (format per direction:     (gaps: noteGap → truncated,
+///                                   given, or detected)        gap, resync on next magic)
+/// ```
+///
+/// Each direction has its own `FrameDecoder`, created at the connection's first event and
+/// dropped when the connection closes, so memory follows the open connections, not the capture.
+/// A frame is rendered when the packet that completes it is read, labelled with that packet's
+/// time (events flushed at the end of the capture carry the last packet's time).
+///
+/// **Format detection** (no `--format`): each direction's format is detected from its own first
+/// bytes (up to the 12 bytes `FrameFormat.detect` reads; fewer when a gap or the end comes
+/// first); the first time a format is chosen, standard error says so. A direction whose bytes
+/// fit no preset — a capture that starts mid-frame, say — is decoded with the first format
+/// detected in the capture; until there is one it waits, holding its bytes (at most
+/// ``maxWaitingBytes`` over all directions), and its frames are rendered when one is found, with
+/// their own timestamps. If no direction fits a preset, decode fails as for a hex dump.
+final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
+    /// Bytes that directions waiting for a format may hold, over all of them, before decode gives
+    /// up and asks for `--format`.
+    static var maxWaitingBytes: Int { 1 << 20 }
+
+    private var renderer: Renderer
+    private let output: OutputStream
+    /// Formats registered with the renderer, by renderer index.
+    private var formats: [FrameFormat] = []
+    /// The given format, or the first detected: used for directions that fit no preset.
+    private var defaultFormat: Int?
+    private let formatIsGiven: Bool
+    private let keepsTotals: Bool
+    private var connections: [Int: ConnectionFraming] = [:]
+    /// Directions whose bytes fit no preset, waiting for a first format to be detected elsewhere.
+    private var waiting: [DirectionFraming] = []
+    private var waitingBytes = 0
+    private var undetectedStreams = 0
+    /// Closed connections, for `--summary` (their decoders released; a direction still waiting
+    /// for a format adds to its totals later).
+    private var closedConnections: [ConnectionFraming] = []
+    /// Counts of every frame and event rendered.
+    private(set) var summary = DecodeSummary()
+    /// Capture events that mean lost or undecodable data besides the decoder's events: limits
+    /// reached, malformed packets, dropped fragments.
+    private(set) var captureProblems = 0
+
+    /// - Parameters:
+    ///   - format: The format of every direction, or `nil` to detect each direction's.
+    ///   - renderer: Renders frames, events and totals.
+    ///   - output: Where renderings go; written a block at a time.
+    ///   - keepsTotals: Whether to keep each connection's ``ConnectionTotals`` for ``finish()``
+    ///     (`--summary`; memory then grows by one small record per connection).
+    init(format: FrameFormat?, renderer: Renderer, output: OutputStream, keepsTotals: Bool) {
+        self.renderer = renderer
+        self.output = output
+        self.keepsTotals = keepsTotals
+        formatIsGiven = format != nil
+        if let format { defaultFormat = register(format) }
+    }
+
+    /// The exit status for what was rendered: 2 if any frame or event was bad.
+    var exitStatus: ExitStatus { summary.isClean && captureProblems == 0 ? .success : .badInput }
+
+    /// Takes one event of the capture.
+    ///
+    /// - Parameters:
+    ///   - event: What the capture source found.
+    ///   - time: The capture time of the packet it came from.
+    /// - Throws: ``OutputError``; ``CommandFailure`` (exit 1) when directions waiting for a format
+    ///   hold more than ``maxWaitingBytes``.
+    func consume(_ event: CaptureEvent, at time: Timestamp) throws {
+        switch event {
+        case .stream(let event):
+            try consume(event, at: time)
+        case .malformedPacket(let number, let reason, let offset):
+            captureProblems += 1
+            renderer.renderMalformedPacket(number: number, time: time, reason: reason, offset: offset, into: &output.buffer)
+            try output.flushIfBlockFull()
+        case .fragmentsDropped(let drop):
+            captureProblems += 1
+            renderer.renderFragmentsDropped(drop, time: time, into: &output.buffer)
+            try output.flushIfBlockFull()
+        }
+    }
+
+    private func consume(_ event: ReassemblyEvent, at time: Timestamp) throws {
+        switch event {
+        case .connectionOpened(let number, let client, let server, _):
+            let connection = ConnectionFraming(number: number, client: client, server: server)
+            if formatIsGiven, let defaultFormat {
+                for direction in connection.directions { use(defaultFormat, for: direction) }
+            }
+            connections[number] = connection
+        case .data(let number, let direction, _, let bytes):
+            guard let stream = connections[number]?.directions[direction.rawValue] else { return }
+            stream.time = time
+            if stream.decoder != nil {
+                try stream.decoder!.process(bytes) { try emit($0, from: stream) }
+            } else {
+                stream.hold(.data(Array(bytes)), at: time)
+                if stream.isWaiting {
+                    waitingBytes += bytes.count
+                    try checkWaitingBudget()
+                } else if stream.heldDataPrefix.count >= DirectionFraming.detectionProbeLength {
+                    try detect(stream)
+                }
+            }
+        case .gap(let number, let direction, _, let length, _):
+            guard let stream = connections[number]?.directions[direction.rawValue] else { return }
+            stream.time = time
+            if stream.decoder != nil {
+                try stream.decoder!.noteGap(byteCount: length) { try emit($0, from: stream) }
+            } else {
+                stream.hold(.gap(length), at: time)
+                if !stream.isWaiting { try detect(stream) }
+            }
+        case .directionClosed(let number, let direction, _, _):
+            guard let stream = connections[number]?.directions[direction.rawValue] else { return }
+            stream.time = time
+            try end(stream, at: time)
+        case .connectionClosed(let closed, _):
+            guard let connection = connections.removeValue(forKey: closed.connection) else { return }
+            for stream in connection.directions {
+                stream.time = time
+                try end(stream, at: time)
+            }
+            if keepsTotals { closedConnections.append(connection) }
+        case .limitHit(let limit, let number, let direction):
+            captureProblems += 1
+            guard let connection = connections[number] else { return }
+            let label = connection.directions[(direction ?? .clientToServer).rawValue].label
+            renderer.renderLimit(limit, label: label, time: time, into: &output.buffer)
+            try output.flushIfBlockFull()
+        }
+    }
+
+    /// Ends the run: directions still waiting for a format get the default one (or decode fails),
+    /// then the `--summary` totals and the closing text.
+    ///
+    /// - Throws: ``CommandFailure`` (exit 1) when streams had data but no format could be
+    ///   detected; ``OutputError``.
+    func finish() throws {
+        if !waiting.isEmpty {
+            guard defaultFormat != nil else { throw noFormatFailure(waiting[0]) }
+            try resolveWaiting()
+        }
+        if undetectedStreams > 1, let defaultFormat {
+            StandardError.writeLine(
+                "framedump: \(undetectedStreams) streams in all fit no preset format and were decoded as \(formats[defaultFormat].name)")
+        }
+        if keepsTotals {
+            for connection in closedConnections.sorted(by: { $0.number < $1.number }) {
+                renderer.renderTotals(connection.totals, into: &output.buffer)
+                try output.flushIfBlockFull()
+            }
+        }
+        renderer.finish(summary, into: &output.buffer)
+        try output.flush()
+    }
+
+    private func emit(_ decoded: FrameDecoderOutput, from stream: DirectionFraming) throws {
+        summary.count(decoded)
+        if keepsTotals { stream.totals.count(decoded, commandField: stream.commandField) }
+        renderer.render(decoded, format: stream.formatIndex, label: stream.label, time: stream.time, into: &output.buffer)
+        try output.flushIfBlockFull()
+    }
+
+    /// The end of a direction (its FIN, or the connection's close): the decoder reports its
+    /// unfinished tail and is released. A direction still deciding its format decides now.
+    private func end(_ stream: DirectionFraming, at time: Timestamp) throws {
+        guard !stream.isFinished else { return }
+        if stream.decoder != nil {
+            try stream.decoder!.finish { try emit($0, from: stream) }
+            stream.release()
+        } else if stream.held.isEmpty {
+            stream.release()
+        } else {
+            stream.hold(.end, at: time)
+            if stream.isWaiting {
+                try checkWaitingBudget()
+            } else {
+                try detect(stream)
+            }
+        }
+    }
+
+    /// Chooses `stream`'s format from its held bytes and replays them; or, when they fit no
+    /// preset and no format is known yet, puts the stream on the waiting list.
+    private func detect(_ stream: DirectionFraming) throws {
+        if let format = FrameFormat.detect(stream.heldDataPrefix) {
+            let index: Int
+            if let known = formats.firstIndex(of: format) {
+                index = known
+            } else {
+                index = register(format)
+                StandardError.writeLine(
+                    "framedump: detected format \(format.name) from the first bytes of \(stream.name) "
+                        + "(use --format to choose another)")
+            }
+            try replay(stream, with: index)
+            if defaultFormat == nil {
+                defaultFormat = index
+                try resolveWaiting()
+            }
+        } else if let defaultFormat {
+            noteUndetected(stream)
+            try replay(stream, with: defaultFormat)
+        } else {
+            stream.isWaiting = true
+            waiting.append(stream)
+            waitingBytes += stream.heldByteCount
+            try checkWaitingBudget()
+        }
+    }
+
+    /// Decodes the waiting directions with the default format, in the order they started waiting.
+    private func resolveWaiting() throws {
+        guard let defaultFormat else { return }
+        let resolved = waiting
+        waiting.removeAll()
+        waitingBytes = 0
+        for stream in resolved {
+            stream.isWaiting = false
+            noteUndetected(stream)
+            try replay(stream, with: defaultFormat)
+        }
+    }
+
+    /// Gives `stream` the format at `index` and feeds its decoder everything held, each input
+    /// labelled with the time of the packet it came in.
+    private func replay(_ stream: DirectionFraming, with index: Int) throws {
+        use(index, for: stream)
+        let held = stream.held
+        stream.held.removeAll()
+        stream.heldByteCount = 0
+        for (input, time) in held {
+            stream.time = time
+            switch input {
+            case .data(let bytes):
+                try stream.decoder!.process(bytes) { try emit($0, from: stream) }
+            case .gap(let length):
+                try stream.decoder!.noteGap(byteCount: length) { try emit($0, from: stream) }
+            case .end:
+                try end(stream, at: time)
+            }
+        }
+    }
+
+    private func use(_ index: Int, for stream: DirectionFraming) {
+        let format = formats[index]
+        stream.formatIndex = index
+        stream.decoder = FrameDecoder(format: format)
+        stream.commandField = format.fields.firstIndex { $0.name == "cmd" }
+        stream.totals.format = format
+    }
+
+    private func register(_ format: FrameFormat) -> Int {
+        formats.append(format)
+        let index = renderer.add(format)
+        assert(index == formats.count - 1)
+        return index
+    }
+
+    /// Says on standard error, the first time only, that a stream fit no preset.
+    private func noteUndetected(_ stream: DirectionFraming) {
+        guard stream.heldByteCount > 0, let defaultFormat else { return }
+        undetectedStreams += 1
+        if undetectedStreams == 1 {
+            StandardError.writeLine(
+                "framedump: the first bytes of \(stream.name) fit no preset format; decoding it as \(formats[defaultFormat].name)")
+        }
+    }
+
+    private func checkWaitingBudget() throws {
+        if waitingBytes > Self.maxWaitingBytes, let first = waiting.first { throw noFormatFailure(first) }
+    }
+
+    /// Decode cannot go on without a format: name the first stream that fit none and its bytes.
+    private func noFormatFailure(_ stream: DirectionFraming) -> CommandFailure {
+        let prefix = stream.heldDataPrefix
+        var shown: [UInt8] = []
+        for byte in prefix.prefix(8) {
+            if !shown.isEmpty { shown.append(UInt8(ascii: " ")) }
+            ByteFormatting.appendHex(byte, to: &shown)
+        }
+        let presets = FrameFormat.presets.map(\.name).joined(separator: ", ")
+        let what = prefix.isEmpty
+            ? "no stream starts with data a format can be detected from (first: \(stream.name))"
+            : "no preset format fits the first bytes of any stream (first: \(stream.name): "
+                + "\(String(decoding: shown, as: UTF8.self))\(prefix.count > 8 ? " ..." : ""))"
+        return CommandFailure(
+            message: """
+            framedump decode: \(what)
+            Choose one with --format NAME|SPEC; presets: \(presets) (see 'framedump formats').
+            """,
+            status: .usage
+        )
+    }
+}

@@ -1,0 +1,138 @@
+import FrameCodec
+import PacketDecoding
+
+/// Renders a capture's decoding as JSON Lines: the frames and events of the hex-dump schema with
+/// `conn`, `src`, `dst` and `ts` after `type`, and the capture's own line types (docs/cli.md):
+///
+/// ```
+/// {"type":"frame","conn":1,"src":"10.0.0.1:40000","dst":"10.0.0.2:7000","ts":"2023-11-14T22:13:20.004000148Z","offset":0,…}
+/// {"type":"gap","conn":1,"src":…,"dst":…,"ts":…,"offset":69,"length":65}
+/// {"type":"limit","conn":7,"src":…,"dst":…,"ts":…,"limit":"out_of_order_bytes_per_direction"}
+/// {"type":"malformed_packet","ts":…,"packet":17,"offset":34,"reason":"truncated TCP header"}
+/// {"type":"fragments_dropped","ts":…,"src":"10.0.0.1","dst":"10.0.0.2","id":7,"reason":"end_of_capture","length":128}
+/// {"type":"summary","conn":1,"client":…,"server":…,"c2s":{…},"s2c":{…}}
+/// ```
+struct CaptureJSONRenderer: CaptureRenderer {
+    /// Whether frames carry `payload_hex`.
+    let includesPayload: Bool
+    private var writers: [JSONLinesWriter] = []
+
+    init(includesPayload: Bool) {
+        self.includesPayload = includesPayload
+    }
+
+    mutating func add(_ format: FrameFormat) -> Int {
+        writers.append(JSONLinesWriter(format: format, includesPayload: includesPayload))
+        return writers.count - 1
+    }
+
+    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel, time: Timestamp,
+                         into buffer: inout [UInt8]) {
+        writers[format].render(output, label: label, time: time, into: &buffer)
+    }
+
+    func renderLimit(_ limit: ReassemblyLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: "{\"type\":\"limit\"".utf8)
+        JSONLinesWriter.appendStreamKeys(label: label, time: time, to: &buffer)
+        buffer.append(contentsOf: ",\"limit\":".utf8)
+        JSONString.append(limit.description, to: &buffer)
+        buffer.append(contentsOf: "}\n".utf8)
+    }
+
+    func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int,
+                               into buffer: inout [UInt8]) {
+        appendOpening("malformed_packet", time: time, to: &buffer)
+        buffer.append(contentsOf: ",\"packet\":".utf8)
+        ByteFormatting.appendDecimal(UInt64(max(0, number)), to: &buffer)
+        buffer.append(contentsOf: ",\"offset\":".utf8)
+        ByteFormatting.appendDecimal(UInt64(max(0, offset)), to: &buffer)
+        buffer.append(contentsOf: ",\"reason\":".utf8)
+        JSONString.append(reason.description, to: &buffer)
+        buffer.append(contentsOf: "}\n".utf8)
+    }
+
+    func renderFragmentsDropped(_ drop: IPDefragmenter.Drop, time: Timestamp, into buffer: inout [UInt8]) {
+        appendOpening("fragments_dropped", time: time, to: &buffer)
+        buffer.append(contentsOf: ",\"src\":".utf8)
+        JSONString.append(drop.source.description, to: &buffer)
+        buffer.append(contentsOf: ",\"dst\":".utf8)
+        JSONString.append(drop.destination.description, to: &buffer)
+        buffer.append(contentsOf: ",\"id\":".utf8)
+        ByteFormatting.appendDecimal(UInt64(drop.identification), to: &buffer)
+        buffer.append(contentsOf: ",\"reason\":".utf8)
+        JSONString.append(Self.name(of: drop.reason), to: &buffer)
+        buffer.append(contentsOf: ",\"length\":".utf8)
+        ByteFormatting.appendDecimal(UInt64(max(0, drop.bytesReceived)), to: &buffer)
+        buffer.append(contentsOf: "}\n".utf8)
+    }
+
+    func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: "{\"type\":\"summary\",\"conn\":".utf8)
+        ByteFormatting.appendDecimal(UInt64(max(0, totals.connection)), to: &buffer)
+        buffer.append(contentsOf: ",\"client\":".utf8)
+        JSONString.append(totals.client.description, to: &buffer)
+        buffer.append(contentsOf: ",\"server\":".utf8)
+        JSONString.append(totals.server.description, to: &buffer)
+        for direction in StreamDirection.allCases {
+            buffer.append(UInt8(ascii: ","))
+            JSONString.append(direction.description, to: &buffer)
+            buffer.append(UInt8(ascii: ":"))
+            appendStreamTotals(totals.directions[direction.rawValue], to: &buffer)
+        }
+        buffer.append(contentsOf: "}\n".utf8)
+    }
+
+    func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {}
+
+    /// `{"format":…,"frames":…,…,"cmd":{"3":5}}`; `format` is `null` for a direction that
+    /// carried no data, `cmd` appears only for formats with a `cmd` field.
+    private func appendStreamTotals(_ totals: StreamTotals, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: "{\"format\":".utf8)
+        if let format = totals.format {
+            JSONString.append(format.name, to: &buffer)
+        } else {
+            buffer.append(contentsOf: "null".utf8)
+        }
+        let counts = totals.counts
+        let numbers: [(String, UInt64)] = [
+            ("frames", UInt64(counts.frames)), ("bytes", totals.frameBytes),
+            ("crc_errors", UInt64(counts.checksumMismatches)),
+            ("skips", UInt64(counts.skips)), ("skipped_bytes", counts.skippedBytes),
+            ("oversize", UInt64(counts.oversizeHeaders)),
+            ("truncated", UInt64(counts.truncations)), ("truncated_bytes", counts.truncatedBytes),
+            ("gaps", UInt64(counts.gaps)), ("gap_bytes", counts.gapBytes),
+        ]
+        for (key, value) in numbers {
+            buffer.append(contentsOf: ",\"\(key)\":".utf8)
+            ByteFormatting.appendDecimal(value, to: &buffer)
+        }
+        if totals.format.map({ $0.fields.contains { $0.name == "cmd" } }) == true {
+            buffer.append(contentsOf: ",\"cmd\":{".utf8)
+            for (index, entry) in totals.commandHistogram.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                buffer.append(UInt8(ascii: "\""))
+                ByteFormatting.appendDecimal(entry.value, to: &buffer)
+                buffer.append(contentsOf: "\":".utf8)
+                ByteFormatting.appendDecimal(UInt64(entry.frames), to: &buffer)
+            }
+            buffer.append(UInt8(ascii: "}"))
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"type":"NAME","ts":"…"`.
+    private func appendOpening(_ name: String, time: Timestamp, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: "{\"type\":\"\(name)\"".utf8)
+        JSONLinesWriter.appendStreamKeys(label: nil, time: time, to: &buffer)
+    }
+
+    /// The JSON value of a drop reason.
+    private static func name(of reason: IPDefragmenter.DropReason) -> String {
+        switch reason {
+        case .timeout: "timeout"
+        case .memoryLimit: "memory_limit"
+        case .datagramLimit: "datagram_limit"
+        case .endOfCapture: "end_of_capture"
+        }
+    }
+}

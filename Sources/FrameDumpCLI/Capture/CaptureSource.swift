@@ -1,0 +1,143 @@
+import PacketCapture
+import PacketDecoding
+
+/// A pcap or pcapng capture — a file, or standard input — turned into TCP stream events.
+///
+/// ```
+/// PcapReader ──packets──> PacketParser ──segments──> TCPReassembler ──> .stream(ReassemblyEvent)
+///  (libpcap,               (link, IP, TCP;          (per direction:
+///   BPF filter)             IPv4/IPv6 fragments)      order, dedup, gaps)
+///                              │ bad packet ───────────────────────────> .malformedPacket
+///                              └ fragments given up ───────────────────> .fragmentsDropped
+/// ```
+///
+/// One pass, in capture order, nothing kept per packet: memory is what the reassembler holds
+/// (open connections and out-of-order bytes, bounded by ``ReassemblyLimits``) and the
+/// defragmenter's incomplete datagrams. `decode` and `streams` both read captures through here.
+struct CaptureSource {
+    /// How the input is named in messages: the path, or `<stdin>`.
+    let displayName: String
+    private let reader: PcapReader
+
+    /// Opens a capture whose first bytes were already read to tell it from a hex dump.
+    ///
+    /// - Parameters:
+    ///   - path: A file path, or `-` for standard input.
+    ///   - prefix: For standard input, the bytes already read from it (they are replayed); for a
+    ///     file, ignored (libpcap reopens it from the start).
+    /// - Throws: ``CommandFailure`` (exit 2) with libpcap's message when the capture cannot be opened.
+    init(path: String, prefix: [UInt8]) throws(CommandFailure) {
+        displayName = path == "-" ? "<stdin>" : path
+        do {
+            reader = path == "-" ? try PcapReader(prefix: prefix, fileDescriptor: 0) : try PcapReader(path: path)
+        } catch {
+            throw CommandFailure(message: "framedump: cannot read capture \(displayName): \(error)", status: .badInput)
+        }
+    }
+
+    /// Keeps only the packets matching a tcpdump filter expression (`pcap-filter(7)`).
+    ///
+    /// - Throws: ``CommandFailure`` (exit 1, a usage error) with libpcap's message.
+    func setFilter(_ expression: String) throws(CommandFailure) {
+        do {
+            try reader.setFilter(expression)
+        } catch {
+            throw CommandFailure(message: "framedump: \(error)", status: .usage)
+        }
+    }
+
+    /// Reads every packet and reassembles its TCP streams, calling `receive` with each event in
+    /// capture order, then ends the capture (the reassembler's and defragmenter's leftovers).
+    ///
+    /// A link type the parser does not decode gets one warning on standard error, naming it; its
+    /// packets are counted in ``CaptureStatistics/unsupportedPackets`` and nothing else happens.
+    /// A read error in the middle of the file (truncated, corrupt) ends the reading as if the
+    /// capture ended there; it is returned in ``CaptureStatistics/readError`` so the caller can
+    /// report it after the output of every good packet.
+    ///
+    /// - Parameters:
+    ///   - limits: The reassembly bounds.
+    ///   - receive: Gets each event and the capture time it happened at: the packet's timestamp,
+    ///     or, for what the end of the capture flushes, the last packet's. A `data` event's bytes
+    ///     are valid only during the call.
+    /// - Returns: Packet counts.
+    /// - Throws: Whatever `receive` throws.
+    func run(limits: ReassemblyLimits, _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
+        var statistics = CaptureStatistics()
+        let linkType = reader.linkType
+        let supported = PacketParser.supports(linkType)
+        if !supported {
+            StandardError.writeLine(
+                "framedump: \(displayName): link type \(linkType) (LINKTYPE \(linkType.rawValue)) is not supported; "
+                    + "its packets are skipped (supported: NULL, EN10MB, RAW, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6)")
+        }
+        var parser = PacketParser(linkType: linkType)
+        var reassembler = TCPReassembler(limits: limits)
+        var time = Timestamp(nanoseconds: 0)
+        var recordedDrops = 0
+        do {
+            while let packet = try reader.next() {
+                statistics.packets += 1
+                time = packet.timestamp
+                switch parser.parse(packet.bytes, wireLength: packet.originalLength, timestamp: time) {
+                case .segment(let segment):
+                    statistics.segments += 1
+                    try reassembler.process(segment, at: time) { try receive(.stream($0), time) }
+                case .fragmentHeld:
+                    statistics.fragmentsHeld += 1
+                case .notTCP:
+                    statistics.notTCP += 1
+                case .malformed(let reason, let offset):
+                    statistics.malformed += 1
+                    try receive(.malformedPacket(number: statistics.packets, reason: reason, offset: offset), time)
+                case .unsupportedLinkType:
+                    statistics.unsupportedPackets += 1
+                }
+                // Checking the counter first keeps the common path free of the array hand-off.
+                if parser.defragmentationStatistics.datagramsDropped != recordedDrops {
+                    recordedDrops = parser.defragmentationStatistics.datagramsDropped
+                    for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
+                }
+            }
+        } catch let error as CaptureError {
+            statistics.readError = error
+        }
+        parser.finish()
+        for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
+        statistics.fragmentDrops = parser.defragmentationStatistics.datagramsDropped
+        try reassembler.finish { try receive(.stream($0), time) }
+        return statistics
+    }
+}
+
+/// What a ``CaptureSource`` reports, in capture order.
+enum CaptureEvent {
+    /// Connections, stream bytes, gaps, closes and limits from the TCP reassembler.
+    case stream(ReassemblyEvent)
+    /// A packet that could not be decoded down to TCP: its number in the capture (from 1), why,
+    /// and the byte offset in the packet where decoding stopped.
+    case malformedPacket(number: Int, reason: MalformedReason, offset: Int)
+    /// An incomplete IP datagram given up (timeout, limit, end of capture): its bytes are lost
+    /// and show up as a gap in their TCP stream.
+    case fragmentsDropped(IPDefragmenter.Drop)
+}
+
+/// Packet counts of one capture read.
+struct CaptureStatistics {
+    /// Packets read (after the BPF filter).
+    var packets = 0
+    /// TCP segments handed to the reassembler.
+    var segments = 0
+    /// IP fragments held for reassembly (each completed datagram also counts as a segment).
+    var fragmentsHeld = 0
+    /// Packets of other protocols (UDP, ICMP, ARP …).
+    var notTCP = 0
+    /// Packets that could not be decoded.
+    var malformed = 0
+    /// Packets skipped because the link type is not supported.
+    var unsupportedPackets = 0
+    /// Incomplete IP datagrams given up.
+    var fragmentDrops = 0
+    /// The error that ended reading early, if any.
+    var readError: CaptureError?
+}

@@ -1,0 +1,115 @@
+import FrameCodec
+import PacketDecoding
+
+/// Renders a capture's decoding for people: each frame or event as ``TextRenderer`` shows a
+/// labelled stream's (connection, direction, sender → receiver, time, then the frame), capture
+/// events in the same style, the `--summary` blocks and the line of overall counts.
+///
+/// ```
+/// conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000  2023-11-14T22:13:20.004000148Z  frame  offset 0  body 37 bytes  magic=0x55aa …  crc ok
+///   {
+///     "id": 1
+///   }
+///
+/// conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000  2023-11-14T22:13:20.007000259Z  gap  offset 69  65 bytes never captured
+///
+/// summary  conn 1  10.0.0.1:40000 → 10.0.0.2:7000
+///   c2s  h12  3 frames (167 bytes)  1 skipped (36 bytes)  1 truncated (20 bytes)  1 gap (65 bytes)  cmd 3:3
+///   s2c  h12  5 frames (80 bytes)  cmd 4:5
+///
+/// 8 frames; 36 bytes skipped; 20 bytes truncated; 65 bytes never captured
+/// ```
+struct CaptureTextRenderer: CaptureRenderer {
+    let style: TextStyle
+    /// Whether frame bodies are shown.
+    let showsBody: Bool
+    private var renderers: [TextRenderer] = []
+    /// Whether anything was written, so the next block is preceded by a blank line.
+    private var wroteBlock = false
+
+    init(style: TextStyle, showsBody: Bool) {
+        self.style = style
+        self.showsBody = showsBody
+    }
+
+    mutating func add(_ format: FrameFormat) -> Int {
+        renderers.append(TextRenderer(format: format, style: style, showsBody: showsBody))
+        return renderers.count - 1
+    }
+
+    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel, time: Timestamp,
+                         into buffer: inout [UInt8]) {
+        renderers[format].wroteBlock = wroteBlock
+        renderers[format].render(output, label: label, time: time, into: &buffer)
+        wroteBlock = true
+    }
+
+    mutating func renderLimit(_ limit: ReassemblyLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+        let what = switch limit {
+        case .outOfOrderBytesPerDirection: "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
+        case .outOfOrderBytesTotal: "out-of-order bytes of all connections over the limit: this direction's holes become gaps"
+        case .maxConnections: "too many connections tracked: this one is evicted"
+        }
+        let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)"
+        appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, "limit"))  \(what)"], to: &buffer)
+    }
+
+    mutating func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int,
+                                        into buffer: inout [UInt8]) {
+        appendBlock(["packet \(number)  \(Self.text(time))  \(style.apply(.bad, "malformed packet"))  \(reason) at byte \(offset)"],
+                    to: &buffer)
+    }
+
+    mutating func renderFragmentsDropped(_ drop: IPDefragmenter.Drop, time: Timestamp, into buffer: inout [UInt8]) {
+        appendBlock([
+            "\(drop.source) → \(drop.destination)  \(Self.text(time))  \(style.apply(.bad, "fragments dropped"))  "
+                + "IP id \(drop.identification): \(drop.bytesReceived) bytes of an incomplete datagram given up (\(drop.reason))",
+        ], to: &buffer)
+    }
+
+    mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8]) {
+        var lines = ["\(style.apply(.heading, "summary"))  conn \(totals.connection)  \(totals.client) → \(totals.server)"]
+        for direction in StreamDirection.allCases {
+            lines.append("  \(direction)  " + describe(totals.directions[direction.rawValue]))
+        }
+        appendBlock(lines, to: &buffer)
+    }
+
+    mutating func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {
+        // The closing line does not depend on the format: any frame renderer writes it.
+        var closing = renderers.first ?? TextRenderer(format: .u32, style: style, showsBody: showsBody)
+        closing.wroteBlock = wroteBlock
+        closing.finish(summary, into: &buffer)
+    }
+
+    /// `h12  3 frames (152 bytes)  1 skip (36 bytes)  …  cmd 3:3 4:1`: the counts that are not zero.
+    private func describe(_ totals: StreamTotals) -> String {
+        guard let format = totals.format else { return "no data" }
+        let counts = totals.counts
+        var parts = [format.name, "\(counts.frames) \(counts.frames == 1 ? "frame" : "frames") (\(totals.frameBytes) bytes)"]
+        if counts.checksumMismatches > 0 { parts.append(style.apply(.bad, "\(counts.checksumMismatches) crc MISMATCH")) }
+        if counts.skips > 0 { parts.append("\(counts.skips) skipped (\(counts.skippedBytes) bytes)") }
+        if counts.oversizeHeaders > 0 { parts.append("\(counts.oversizeHeaders) oversize") }
+        if counts.truncations > 0 { parts.append("\(counts.truncations) truncated (\(counts.truncatedBytes) bytes)") }
+        if counts.gaps > 0 { parts.append("\(counts.gaps) \(counts.gaps == 1 ? "gap" : "gaps") (\(counts.gapBytes) bytes)") }
+        let histogram = totals.commandHistogram
+        if !histogram.isEmpty { parts.append("cmd " + histogram.map { "\($0.value):\($0.frames)" }.joined(separator: " ")) }
+        return parts.joined(separator: "  ")
+    }
+
+    /// `time` as RFC 3339 text.
+    private static func text(_ time: Timestamp) -> String {
+        var bytes: [UInt8] = []
+        RFC3339Timestamp.append(time, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private mutating func appendBlock(_ lines: [String], to buffer: inout [UInt8]) {
+        if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
+        wroteBlock = true
+        for line in lines {
+            buffer.append(contentsOf: line.utf8)
+            buffer.append(UInt8(ascii: "\n"))
+        }
+    }
+}

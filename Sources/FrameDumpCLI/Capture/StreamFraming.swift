@@ -1,0 +1,91 @@
+import FrameCodec
+import PacketDecoding
+
+/// One direction of a connection as `decode` frames it: its decoder, its label, what it holds
+/// while its format is being decided, and its totals.
+///
+/// A class, so the pipeline's tables and waiting list share one instance and the decoder's
+/// buffer is mutated in place (never copied on write).
+final class DirectionFraming {
+    /// Bytes `FrameFormat.detect` reads at most (the 12-byte h12 header): enough to decide.
+    static let detectionProbeLength = 12
+
+    /// One input held while the format is undecided, copied out of the packet.
+    enum HeldInput {
+        case data([UInt8])
+        case gap(UInt64)
+        case end
+    }
+
+    /// The stream's connection, direction and endpoints.
+    let label: StreamLabel
+    /// Capture time of the packet being processed: the time of what the decoder emits next.
+    var time = Timestamp(nanoseconds: 0)
+    /// The frame decoder, once the format is decided; `nil` before, and after the direction ended.
+    var decoder: FrameDecoder?
+    /// The format's index with the renderer.
+    var formatIndex = 0
+    /// The index of the format's `cmd` field, if any (for the `--summary` histogram).
+    var commandField: Int?
+    /// Inputs held until the format is decided, with the capture time of their packet.
+    var held: [(input: HeldInput, time: Timestamp)] = []
+    /// Data bytes in ``held``.
+    var heldByteCount = 0
+    /// Whether the held bytes fit no preset and wait for a format detected in another stream.
+    var isWaiting = false
+    /// Whether the direction ended and its decoder was released.
+    private(set) var isFinished = false
+    var totals = StreamTotals()
+
+    init(label: StreamLabel) {
+        self.label = label
+    }
+
+    /// `conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000`: the stream, as messages name it.
+    var name: String { "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)" }
+
+    func hold(_ input: HeldInput, at time: Timestamp) {
+        held.append((input, time))
+        if case .data(let bytes) = input { heldByteCount += bytes.count }
+    }
+
+    /// The held data before the first held gap or end, up to ``detectionProbeLength`` bytes:
+    /// what the format is detected from.
+    var heldDataPrefix: [UInt8] {
+        var prefix: [UInt8] = []
+        for (input, _) in held {
+            guard case .data(let bytes) = input else { break }
+            prefix += bytes.prefix(Self.detectionProbeLength - prefix.count)
+            if prefix.count == Self.detectionProbeLength { break }
+        }
+        return prefix
+    }
+
+    /// Frees the decoder once the direction has ended.
+    func release() {
+        decoder = nil
+        isFinished = true
+    }
+}
+
+/// Both directions of one connection as `decode` frames them.
+final class ConnectionFraming {
+    let number: Int
+    let client: Endpoint
+    let server: Endpoint
+    /// Client to server, then server to client (indexed by `StreamDirection.rawValue`).
+    let directions: [DirectionFraming]
+
+    init(number: Int, client: Endpoint, server: Endpoint) {
+        self.number = number
+        self.client = client
+        self.server = server
+        let label = StreamLabel(connection: number, direction: .clientToServer, source: client, destination: server)
+        directions = [DirectionFraming(label: label), DirectionFraming(label: label.reversed)]
+    }
+
+    /// The `--summary` totals of both directions.
+    var totals: ConnectionTotals {
+        ConnectionTotals(connection: number, client: client, server: server, directions: directions.map(\.totals))
+    }
+}

@@ -1,0 +1,35 @@
+import PacketDecoding
+
+/// Which connection and direction a stream is, for output: `conn`, `src` and `dst` in JSON Lines,
+/// the `conn 3 c2s 127.0.0.1:51000 → 127.0.0.1:9000` prefix in text.
+///
+/// Captures and sockets label their streams; a hex dump's single stream has no label. The
+/// endpoint texts are made once here, not per frame.
+struct StreamLabel: Sendable, Equatable {
+    /// The connection's number, from 1 in order of first appearance.
+    let connection: Int
+    /// The client's stream or the server's.
+    let direction: StreamDirection
+    /// The endpoint that sent the stream's bytes.
+    let source: Endpoint
+    /// The endpoint that received them.
+    let destination: Endpoint
+    /// `source` as `ip:port` (`[ip]:port` for IPv6).
+    let sourceText: String
+    /// `destination` as `ip:port` (`[ip]:port` for IPv6).
+    let destinationText: String
+
+    init(connection: Int, direction: StreamDirection, source: Endpoint, destination: Endpoint) {
+        self.connection = connection
+        self.direction = direction
+        self.source = source
+        self.destination = destination
+        sourceText = source.description
+        destinationText = destination.description
+    }
+
+    /// The label of the same connection's other stream.
+    var reversed: StreamLabel {
+        StreamLabel(connection: connection, direction: direction.reversed, source: destination, destination: source)
+    }
+}

@@ -1,0 +1,72 @@
+import PacketDecoding
+
+/// Timestamps as RFC 3339 text in UTC with nanoseconds: `2024-05-01T12:00:00.123456789Z`.
+///
+/// The `ts` key of JSON Lines. Computed by hand (Howard Hinnant's `civil_from_days`) rather
+/// than with `gmtime_r` + `strftime`: no C string round trip per frame, and the same text on
+/// every platform.
+enum RFC3339Timestamp {
+    /// Appends `time` (nanoseconds since the Unix epoch; negative is before 1970) to `buffer`.
+    static func append(_ time: Timestamp, to buffer: inout [UInt8]) {
+        let nanosecondsPerSecond: Int64 = 1_000_000_000
+        var seconds = time.nanoseconds / nanosecondsPerSecond
+        var fraction = time.nanoseconds % nanosecondsPerSecond
+        if fraction < 0 {
+            fraction += nanosecondsPerSecond
+            seconds -= 1
+        }
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        // civil_from_days (https://howardhinnant.github.io/date_algorithms.html).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+
+        appendDigits(year, count: 4, to: &buffer)
+        buffer.append(UInt8(ascii: "-"))
+        appendDigits(month, count: 2, to: &buffer)
+        buffer.append(UInt8(ascii: "-"))
+        appendDigits(day, count: 2, to: &buffer)
+        buffer.append(UInt8(ascii: "T"))
+        appendDigits(secondOfDay / 3600, count: 2, to: &buffer)
+        buffer.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay / 60 % 60, count: 2, to: &buffer)
+        buffer.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 60, count: 2, to: &buffer)
+        buffer.append(UInt8(ascii: "."))
+        appendDigits(fraction, count: 9, to: &buffer)
+        buffer.append(UInt8(ascii: "Z"))
+    }
+
+    /// Appends `value` (non-negative) in decimal, zero-padded to `count` digits (more when it
+    /// has more), written in place at the buffer's end: no allocation.
+    private static func appendDigits(_ value: Int64, count: Int, to buffer: inout [UInt8]) {
+        var width = 1
+        var limit: UInt64 = 10
+        let magnitude = value.magnitude
+        while width < 19, magnitude >= limit {
+            width += 1
+            limit *= 10
+        }
+        width = max(width, count)
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
+        var rest = magnitude
+        var index = start + width - 1
+        while rest > 0 {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            index -= 1
+        }
+    }
+}

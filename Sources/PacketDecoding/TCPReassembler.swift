@@ -1,0 +1,237 @@
+/// Turns captured TCP segments into ordered byte streams per connection and direction, with
+/// every hole reported as a gap and memory bounded by ``ReassemblyLimits``.
+///
+/// Feed it every TCP segment in capture order with ``process(_:at:_:)``, then call
+/// ``finish(_:)`` at the end of the capture. It calls back with ``ReassemblyEvent`` values:
+///
+/// ```
+/// segments (capture order)          events
+/// A→B SYN seq=99                    connectionOpened #1 client A server B (syn)
+/// A→B seq=100 "hello"               data #1 c2s offset 0 "hello"
+/// A→B seq=110 "world"  (early)      —  (held out of order)
+/// A→B seq=105 "there"               data #1 c2s offset 5 "there", data #1 c2s offset 10 "world"
+/// A→B seq=115 FIN                   directionClosed #1 c2s offset 15 fin
+/// finish()                          connectionClosed #1 end
+/// ```
+///
+/// - Sequence numbers (RFC 9293 §3.4) become absolute `UInt64` stream offsets: 0 is the byte
+///   after the ISN when the SYN was seen, else the first byte seen. Serial number arithmetic
+///   (RFC 1982) carries them across 2³² wraps. SYN and FIN each take one sequence number and no
+///   offset.
+/// - Overlaps and retransmissions: the first captured copy of each stream byte wins; later
+///   copies are counted in ``StreamStatistics/retransmittedBytes`` (docs/reassembly.md says why).
+/// - A hole becomes a `gap` when the peer acknowledges past it (with data or a FIN waiting
+///   behind it), when a RST ends the connection, when an out-of-order limit is hit, when the
+///   connection is evicted or idle, or at ``finish(_:)``. Bytes cut by the snaplen
+///   (`TCPSegment.missingPayloadLength`) are a gap with cause ``GapCause/notCaptured``.
+/// - Data before offset 0 or after the FIN is dropped and counted in
+///   ``StreamStatistics/ignoredBytes``.
+///
+/// Work per segment is O(1) amortized plus the bytes it copies into the out-of-order buffer
+/// (only segments that arrive early are copied; in-order data is delivered straight from the
+/// segment's buffer).
+public struct TCPReassembler {
+    /// The bounds in force.
+    public let limits: ReassemblyLimits
+    private var table = FlowTable()
+    private var nextConnectionNumber = 1
+    /// The latest capture time seen; idle eviction uses it, so capture time never runs backwards.
+    private var clock: Timestamp?
+    /// Out-of-order memory held by all connections (``ReassemblyLimits/heldChunkOverhead`` included).
+    public private(set) var outOfOrderBytesHeld = 0
+
+    /// - Parameter limits: Memory and connection bounds; ``ReassemblyLimits/default`` if omitted.
+    public init(limits: ReassemblyLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Connections in the table: open ones and closed ones kept to recognize late segments.
+    public var trackedConnectionCount: Int { table.count }
+
+    /// The tracked connections' counters, in connection-number order (O(n log n)).
+    public var trackedConnections: [ConnectionSummary] {
+        table.slotsByConnectionNumber.map { table[$0].summary }
+    }
+
+    /// Takes the next captured segment.
+    ///
+    /// First evicts connections idle for ``ReassemblyLimits/idleTimeoutNanoseconds``, then
+    /// finds or creates the segment's connection, applies its ACK to the opposite direction,
+    /// and places its payload, FIN or RST.
+    ///
+    /// - Parameters:
+    ///   - segment: The segment; its payload is only read during this call.
+    ///   - time: Its capture time. Times that run backwards are treated as the latest time seen.
+    ///   - receive: Called with each event, in order, before `process` returns. A `data`
+    ///     event's bytes are valid only during that call.
+    /// - Throws: Whatever `receive` throws; the event that threw and the rest of this segment's
+    ///   events are lost, but the reassembler stays consistent and can go on.
+    public mutating func process(_ segment: TCPSegment, at time: Timestamp,
+                                 _ receive: (ReassemblyEvent) throws -> Void) rethrows {
+        let now = max(clock ?? time, time)
+        clock = now
+        try expireIdle(now: now, receive)
+
+        let flags = segment.flags
+        let isSYN = flags.contains(.syn)
+        let sequenceNumber = SequenceNumber(segment.sequenceNumber)
+        let slot = try connectionSlot(for: segment, at: now, receive)
+        table.touch(slot)
+        let connection = table[slot]
+        connection.lastSeen = now
+        let direction = connection.direction(from: segment.source)
+
+        if connection.isClosed {
+            connection.withStream(direction) { $0.ignore(segment.payload) }
+            return
+        }
+        if !isSYN { connection.isEstablished = true }
+        if flags.contains(.ack) {
+            let acknowledged = SequenceNumber(segment.acknowledgmentNumber)
+            try changingHeldBytes(of: slot) {
+                try $0.withStream(direction.reversed) { try $0.acknowledge(acknowledged, receive) }
+            }
+        }
+        if flags.contains(.rst) {
+            connection.withStream(direction) { $0.ignore(segment.payload) }
+            try close(slot, reason: .reset, receive)
+            return
+        }
+
+        // A SYN's payload (TCP Fast Open, RFC 7413) starts after the sequence number the SYN takes.
+        let first = isSYN ? sequenceNumber.advanced(by: 1) : sequenceNumber
+        try changingHeldBytes(of: slot) {
+            try $0.withStream(direction) { stream in
+                stream.start(sequenceNumber: sequenceNumber, isSYN: isSYN)
+                try stream.receive(offset: stream.offset(of: first), payload: segment.payload,
+                                   missing: segment.missingPayloadLength, fin: flags.contains(.fin), receive)
+            }
+        }
+        try enforceOutOfOrderLimits(slot, direction, receive)
+        if connection.bothDirectionsClosed {
+            try close(slot, reason: .finished, receive)
+        }
+    }
+
+    /// Flushes and forgets the connections idle for longer than
+    /// ``ReassemblyLimits/idleTimeoutNanoseconds`` at capture time `now`.
+    ///
+    /// ``process(_:at:_:)`` calls it; call it yourself when capture time advances without
+    /// segments (a live capture's timer). Costs O(1) plus O(1) per connection evicted.
+    ///
+    /// - Parameters:
+    ///   - now: The current capture time.
+    ///   - receive: Gets each evicted open connection's remaining gaps and its
+    ///     `connectionClosed(…, reason: .idleTimeout)`.
+    public mutating func expireIdle(now: Timestamp, _ receive: (ReassemblyEvent) throws -> Void) rethrows {
+        for closed in [true, false] {
+            while let oldest = closed ? table.closedRecency.head : table.recency.head {
+                let idle = now.nanoseconds.subtractingReportingOverflow(table[oldest].lastSeen.nanoseconds)
+                guard idle.overflow || idle.partialValue > limits.idleTimeoutNanoseconds else { break }
+                try close(oldest, reason: .idleTimeout, receive)
+                table.remove(oldest)
+            }
+        }
+    }
+
+    /// Ends the capture: every open connection reports its remaining holes as gaps and closes
+    /// with ``ConnectionCloseReason/endOfCapture``, in connection-number order. The table is
+    /// empty afterwards; connection numbers keep counting if more segments follow.
+    public mutating func finish(_ receive: (ReassemblyEvent) throws -> Void) rethrows {
+        for slot in table.slotsByConnectionNumber {
+            try close(slot, reason: .endOfCapture, receive)
+            table.remove(slot)
+        }
+    }
+
+    /// The slot of the segment's connection, opening a new connection when none is tracked or
+    /// a SYN reuses the 4-tuple (RFC 9293 §3.5).
+    private mutating func connectionSlot(for segment: TCPSegment, at now: Timestamp,
+                                         _ receive: (ReassemblyEvent) throws -> Void) rethrows -> Int32 {
+        let key = ConnectionKey(segment)
+        let isSYN = segment.flags.contains(.syn), isACK = segment.flags.contains(.ack)
+        if let slot = table.slot(for: key) {
+            guard isSYN, table[slot].isReplaced(bySYNFrom: segment.source, sequenceNumber: SequenceNumber(segment.sequenceNumber),
+                                                acknowledges: isACK) else { return slot }
+            try close(slot, reason: .replaced, receive)
+            table.remove(slot)
+        }
+        while table.count >= limits.maxConnections, let oldest = table.evictionCandidate {
+            if !table[oldest].isClosed {
+                try receive(.limitHit(.maxConnections, connection: table[oldest].number, direction: nil))
+            }
+            try close(oldest, reason: .evicted, receive)
+            table.remove(oldest)
+        }
+        let client, server: Endpoint
+        let roles: RoleEvidence
+        if isSYN, isACK {
+            (client, server, roles) = (segment.destination, segment.source, .synAck)
+        } else {
+            (client, server, roles) = (segment.source, segment.destination, isSYN ? .syn : .firstPacket)
+        }
+        let number = nextConnectionNumber
+        nextConnectionNumber += 1
+        let slot = table.insert(TCPConnection(number: number, key: key, client: client, server: server, roles: roles, at: now))
+        try receive(.connectionOpened(connection: number, client: client, server: server, roles: roles))
+        return slot
+    }
+
+    /// Reports what the connection still holds (holes as gaps) and emits `connectionClosed`,
+    /// once; the entry stays in the table until removed.
+    private mutating func close(_ slot: Int32, reason: ConnectionCloseReason,
+                                _ receive: (ReassemblyEvent) throws -> Void) rethrows {
+        guard !table[slot].isClosed else { return }
+        table[slot].isClosed = true
+        table.noteClosed(slot)
+        if reason == .reset { table[slot].wasReset = true }
+        let closing: DirectionCloseReason? = reason == .reset ? .reset : nil
+        try changingHeldBytes(of: slot) { connection in
+            for direction in StreamDirection.allCases {
+                try connection.withStream(direction) { try $0.flush(closing: closing, receive) }
+            }
+            connection.releaseBuffers()
+        }
+        try receive(.connectionClosed(summary: table[slot].summary, reason: reason))
+    }
+
+    /// Applies the out-of-order limits after `direction` of `slot` took a segment: first the
+    /// direction's own bound, then the total — which flushes the connections that have held
+    /// bytes longest, since their holes are the least likely to fill.
+    private mutating func enforceOutOfOrderLimits(_ slot: Int32, _ direction: StreamDirection,
+                                                  _ receive: (ReassemblyEvent) throws -> Void) rethrows {
+        func cost(_ slot: Int32, _ direction: StreamDirection) -> Int {
+            table[slot].withStream(direction) { $0.held.cost }
+        }
+        if cost(slot, direction) > limits.maxOutOfOrderBytesPerDirection {
+            try receive(.limitHit(.outOfOrderBytesPerDirection, connection: table[slot].number, direction: direction))
+            while cost(slot, direction) > limits.maxOutOfOrderBytesPerDirection {
+                try changingHeldBytes(of: slot) { try $0.withStream(direction) { try $0.declareFirstHole(receive) } }
+            }
+        }
+        while outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal, let oldest = table.holders.head {
+            for victim in StreamDirection.allCases
+            where outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal && cost(oldest, victim) > 0 {
+                try receive(.limitHit(.outOfOrderBytesTotal, connection: table[oldest].number, direction: victim))
+                while outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal,
+                      try changingHeldBytes(of: oldest, { try $0.withStream(victim) { try $0.declareFirstHole(receive) } }) {}
+            }
+        }
+    }
+
+    /// Runs `change` on a connection and keeps the out-of-order byte accounting in step.
+    @discardableResult
+    private mutating func changingHeldBytes<Result>(of slot: Int32,
+                                                    _ change: (TCPConnection) throws -> Result) rethrows -> Result {
+        let connection = table[slot]
+        let before = connection.heldCost
+        defer {
+            let after = connection.heldCost
+            if after != before {
+                outOfOrderBytesHeld += after - before
+                table.noteHeldCost(slot)
+            }
+        }
+        return try change(connection)
+    }
+}

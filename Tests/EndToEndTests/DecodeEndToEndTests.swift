@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// `framedump decode` on every hex fixture, against the expected files beside it, plus the
+/// options that change how the same frames are shown.
+@Suite struct DecodeEndToEndTests {
+    @Test(arguments: HexFixture.all)
+    func jsonLinesMatchTheGenerator(_ fixture: HexFixture) throws {
+        let result = try FrameDumpProcess.run(["decode", "--json"] + fixture.arguments + [fixture.path])
+        try GoldenFile.check(result.stdout, against: fixture.expectedPath("jsonl"))
+        try GoldenFile.check(result.stderrAndStatus, against: fixture.expectedPath("stderr"))
+    }
+
+    @Test(arguments: HexFixture.all)
+    func humanOutputMatchesTheGolden(_ fixture: HexFixture) throws {
+        let result = try FrameDumpProcess.run(["decode", "--color", "never"] + fixture.arguments + [fixture.path])
+        try GoldenFile.check(result.stdout, against: fixture.expectedPath("txt"))
+        try GoldenFile.check(result.stderrAndStatus, against: fixture.expectedPath("stderr"))
+    }
+
+    @Test func fixturesExist() {
+        #expect(HexFixture.all.count >= 10)
+    }
+
+    @Test func standardInputIsTheSameStream() throws {
+        let fixture = HexFixture(name: "h12-xxd")
+        let fromFile = try FrameDumpProcess.run(["decode", "--json", fixture.path])
+        for arguments in [["decode", "--json", "-"], ["decode", "--json"]] {
+            let fromStdin = try FrameDumpProcess.run(arguments, input: try fixture.contents())
+            #expect(fromStdin == fromFile)
+        }
+    }
+
+    @Test func hexErrorsOnStandardInputSayStdin() throws {
+        let result = try FrameDumpProcess.run(["decode"], input: try HexFixture(name: "bad-hex").contents())
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("<stdin>:2:5: expected "))
+    }
+
+    @Test func payloadNoneDropsOnlyPayloadHex() throws {
+        let fixture = HexFixture(name: "h12-xxd")
+        let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", fixture.path])
+        let expected = try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(fixture.expectedPath("jsonl")), encoding: .utf8)
+        let withoutPayload = expected.replacingOccurrences(of: #","payload_hex":"[0-9a-f]*""#, with: "", options: .regularExpression)
+        #expect(result.stdout == withoutPayload)
+        #expect(result.status == 2)
+    }
+
+    @Test func payloadNoneInTextKeepsHeadingsOnly() throws {
+        let result = try FrameDumpProcess.run(["decode", "--payload", "none", "--color", "never", "Fixtures/hex/fefd-nsdata.hex"])
+        #expect(result.stdout == "frame  offset 0  body 249 bytes  magic=0xfefd len=249\n\n1 frame\n")
+        #expect(result.status == 0)
+    }
+
+    @Test func givenFormatIsNotAnnounced() throws {
+        let result = try FrameDumpProcess.run(["decode", "--json", "--format", "fefd", "Fixtures/hex/fefd-nsdata.hex"])
+        #expect(result.stderr.isEmpty)
+        #expect(result.status == 0)
+    }
+
+    @Test func specEqualToAPresetDecodesTheSame() throws {
+        let fixture = HexFixture(name: "h12-hexdump-C")
+        let preset = try FrameDumpProcess.run(["decode", "--json", "--format", "h12", fixture.path])
+        let spec = try FrameDumpProcess.run(["decode", "--json", "--format", "magic:u16=0x55AA ver:u8 cmd:u8 len:u32 crc:crc32", fixture.path])
+        #expect(spec.stdout == preset.stdout)
+        #expect(spec.status == 2)
+    }
+
+    @Test func badSpecPointsAtTheColumn() throws {
+        let result = try FrameDumpProcess.run(["decode", "--format", "len:u16 crc:crc99", "Fixtures/hex/fefd-nsdata.hex"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("framedump decode: invalid --format at column "))
+        #expect(result.stderr.contains("\n  len:u16 crc:crc99\n  "))
+    }
+
+    @Test func mistypedPresetGetsASuggestion() throws {
+        let result = try FrameDumpProcess.run(["decode", "--format", "h13", "Fixtures/hex/h12-plain.hex"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("(did you mean 'h12'?)"))
+    }
+
+    @Test func unreadableFileExitsTwo() throws {
+        let result = try FrameDumpProcess.run(["decode", "Fixtures/hex/no-such-file.hex"])
+        #expect(result == .init(stdout: "", stderr: "framedump: cannot read Fixtures/hex/no-such-file.hex: No such file or directory\n", status: 2))
+    }
+
+    @Test func colourOnlyWhenAskedAndNeverWithNoColor() throws {
+        let path = "Fixtures/hex/h12-xxd.hex"
+        let escape = "\u{1B}["
+        #expect(try !FrameDumpProcess.run(["decode", path]).stdout.contains(escape), "auto: stdout is a file, not a terminal")
+        #expect(try FrameDumpProcess.run(["decode", "--color", "always", path]).stdout.contains(escape))
+        #expect(try !FrameDumpProcess.run(["decode", "--color", "always", path], environment: ["NO_COLOR": "1"]).stdout.contains(escape))
+    }
+
+    /// `framedump decode big | head -n 1` must end quietly: no message, no death by SIGPIPE.
+    @Test func closedPipeEndsQuietly() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-pipe-\(UUID().uuidString).hex")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // 40 000 fefd frames with a 2-byte body: ~3 MB of JSON Lines, far more than a pipe holds.
+        try String(repeating: "fefd00026869", count: 40_000).write(to: scratch, atomically: true, encoding: .utf8)
+        let script = #""$0" decode --json --format fefd "$1" 2>"$1.err" | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"; cat "$1.err"; rm -f "$1.err""#
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", script, FrameDumpProcess.binary.path, scratch.path]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(text == "0\n", "framedump's exit status, then its stderr")
+    }
+}

@@ -1,0 +1,430 @@
+import PacketDecoding
+import Testing
+
+@Suite("TCPReassembler")
+struct TCPReassemblerTests {
+    @Test("a full connection: handshake, data both ways, FIN both ways")
+    func inOrderConnection() {
+        var h = ReassemblyHarness()
+        h.send(seq: 999, [.syn])
+        h.send(server, client, seq: 4999, ack: 1000, [.syn])
+        h.send(seq: 1000, ack: 5000)
+        h.send(seq: 1000, ack: 5000, [.psh], text("hello"))
+        h.send(server, client, seq: 5000, ack: 1005, [.psh], text("hi"))
+        h.send(seq: 1005, ack: 5002, [.fin])
+        h.send(server, client, seq: 5002, ack: 1006, [.fin])
+        #expect(h.events == [
+            .opened(1, client: client, server: server, .syn),
+            .data(1, .clientToServer, offset: 0, text("hello")),
+            .data(1, .serverToClient, offset: 0, text("hi")),
+            .directionClosed(1, .clientToServer, offset: 5, .fin),
+            .directionClosed(1, .serverToClient, offset: 2, .fin),
+            .closed(1, .finished),
+        ])
+        let summary = h.summaries[1]
+        #expect(summary?.state == .closed)
+        #expect(summary?.clientToServer.segments == 4)
+        #expect(summary?.clientToServer.deliveredBytes == 5)
+        #expect(summary?.serverToClient.deliveredBytes == 2)
+        #expect(summary?.clientToServer.closed == .fin)
+        // Closed connections linger until idle; finish has nothing left to say.
+        #expect(h.reassembler.trackedConnectionCount == 1)
+        h.finish()
+        #expect(h.events.count == 6)
+        #expect(h.reassembler.trackedConnectionCount == 0)
+    }
+
+    @Test("an out-of-order segment is held until the hole before it fills")
+    func outOfOrderHoleFilled() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("abc"))
+        h.send(seq: 106, text("ghi"))
+        #expect(h.delivered() == text("abc"))
+        #expect(h.reassembler.outOfOrderBytesHeld == 3 + ReassemblyLimits.heldChunkOverhead)
+        h.send(seq: 103, text("def"))
+        #expect(h.events.suffix(2) == [
+            .data(1, .clientToServer, offset: 3, text("def")),
+            .data(1, .clientToServer, offset: 6, text("ghi")),
+        ])
+        #expect(h.reassembler.outOfOrderBytesHeld == 0)
+        h.finish()
+        #expect(h.summaries[1]?.clientToServer.outOfOrderSegments == 1)
+        #expect(h.gaps().isEmpty)
+    }
+
+    @Test("an identical retransmission is delivered once and counted")
+    func identicalRetransmission() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("abc"))
+        h.send(seq: 100, text("abc"))
+        h.send(seq: 103, text("d"))
+        h.finish()
+        #expect(h.delivered() == text("abcd"))
+        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == 3)
+        #expect(h.summaries[1]?.clientToServer.capturedBytes == 7)
+    }
+
+    @Test("overlap with different bytes after delivery: the delivered (first) copy wins")
+    func overlapAfterDelivery() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("abcd"))
+        h.send(seq: 102, text("XYef"))
+        h.finish()
+        #expect(h.stream() == text("abcdef"))
+        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == 2)
+    }
+
+    @Test("overlap with different bytes while held: the first captured copy wins")
+    func overlapWhileHeld() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("ab"))
+        h.send(seq: 104, text("ef"))
+        h.send(seq: 104, text("XY"))
+        h.send(seq: 102, text("cdZZ"))
+        h.finish()
+        #expect(h.stream() == text("abcdef"))
+        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == 4)
+    }
+
+    @Test("a segment overlapping held data on both sides fills only the uncovered parts")
+    func partialOverlapsBothSides() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 110, Array(repeating: UInt8(ascii: "K"), count: 10))   // [10, 20)
+        h.send(seq: 105, Array(repeating: UInt8(ascii: "n"), count: 20))   // [5, 25)
+        h.send(seq: 100, Array(repeating: UInt8(ascii: "a"), count: 7))    // [0, 7)
+        h.finish()
+        let expected = text("aaaaa" + "nnnnn" + "KKKKKKKKKK" + "nnnnn")
+        #expect(h.stream() == expected.map { $0 })
+        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == 10 + 2)
+    }
+
+    @Test("sequence numbers wrap across 2^32 with segments out of order")
+    func wraparound() {
+        let original = (0..<30).map { UInt8($0) }
+        var h = ReassemblyHarness()
+        h.send(seq: 0xFFFF_FFF0, [.syn])                                    // data starts at 0xFFFF_FFF1
+        h.send(seq: 0x0000_0005, Array(original[20..<30]))                  // 0xFFFF_FFF1 + 20 wraps to 5
+        h.send(seq: 0xFFFF_FFF1, Array(original[0..<10]))
+        h.send(seq: 0xFFFF_FFFB, Array(original[10..<20]))
+        h.send(seq: 0x0000_000F, [.fin])
+        #expect(h.stream() == original.map { $0 })
+        #expect(h.events.last == .directionClosed(1, .clientToServer, offset: 30, .fin))
+    }
+
+    @Test("offsets keep counting past 4 GiB of sequence space")
+    func offsetsBeyondFourGiB() {
+        var h = ReassemblyHarness()
+        let step: UInt32 = 0x7FFF_0000
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("a"))
+        var seq: UInt32 = 100
+        for _ in 0..<3 {
+            seq &+= step
+            h.send(seq: seq, text("b"))                                       // far ahead: held
+            h.send(server, client, seq: 1, ack: seq &+ 1)                     // acknowledged: the hole is lost
+        }
+        let offsets = h.events.compactMap { event -> UInt64? in
+            if case .data(1, .clientToServer, let offset, _) = event { return offset }
+            return nil
+        }
+        #expect(offsets == [0, UInt64(step), 2 * UInt64(step), 3 * UInt64(step)])
+        #expect(offsets.last! > UInt64(UInt32.max))
+        let gapBytes = h.gaps().reduce(UInt64(0)) {
+            if case .gap(_, _, _, let length, _) = $1 { return $0 + length }
+            return $0
+        }
+        #expect(gapBytes == 3 * UInt64(step) - 3)
+    }
+
+    @Test("a capture starting mid-connection: first byte seen is offset 0, earlier data is ignored")
+    func midConnectionStart() {
+        var h = ReassemblyHarness()
+        h.send(server, client, seq: 5000, ack: 77, text("abc"))
+        h.send(server, client, seq: 4998, ack: 77, text("xyz"))
+        h.send(client, server, seq: 77, ack: 5003, text("q"))
+        h.finish()
+        #expect(h.events.first == .opened(1, client: server, server: client, .firstPacket))
+        #expect(h.stream(1, .clientToServer) == text("abc"))                   // the first sender is the client
+        #expect(h.stream(1, .serverToClient) == text("q"))
+        #expect(h.summaries[1]?.clientToServer.ignoredBytes == 2)
+        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == 1)
+    }
+
+    @Test("roles from a SYN-ACK seen before the SYN")
+    func synAckFirst() {
+        var h = ReassemblyHarness()
+        h.send(server, client, seq: 4999, ack: 1000, [.syn])
+        h.send(seq: 999, [.syn])
+        h.send(seq: 1000, ack: 5000, text("abc"))
+        h.send(server, client, seq: 5000, ack: 1003, text("xy"))
+        h.finish()
+        #expect(h.events.first == .opened(1, client: client, server: server, .synAck))
+        #expect(h.events.filter { if case .opened = $0 { true } else { false } }.count == 1)
+        #expect(h.stream(1, .clientToServer) == text("abc"))
+        #expect(h.stream(1, .serverToClient) == text("xy"))
+    }
+
+    @Test("a retransmitted SYN keeps the connection; a SYN with a new ISN after FIN starts connection 2")
+    func reusedFourTuple() {
+        var h = ReassemblyHarness()
+        h.send(seq: 999, [.syn])
+        h.send(seq: 999, [.syn])
+        h.send(server, client, seq: 4999, ack: 1000, [.syn])
+        h.send(seq: 1000, ack: 5000, [.fin], text("one"))
+        h.send(server, client, seq: 5000, ack: 1004, [.fin])
+        h.send(seq: 1000, ack: 5001, text("late"))                           // after close: ignored
+        #expect(h.reassembler.trackedConnections.first?.clientToServer.ignoredBytes == 4)
+        h.send(seq: 7000, [.syn])
+        h.send(seq: 7001, text("two"))
+        h.finish()
+        #expect(h.events.filter { if case .opened = $0 { true } else { false } } == [
+            .opened(1, client: client, server: server, .syn),
+            .opened(2, client: client, server: server, .syn),
+        ])
+        #expect(h.delivered(1) == text("one"))
+        #expect(h.delivered(2) == text("two"))
+        #expect(h.events.last == .closed(2, .endOfCapture))
+    }
+
+    @Test("a new SYN on an open connection replaces it")
+    func synReplacesOpenConnection() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("ab"))
+        h.send(seq: 104, text("ef"))
+        h.send(seq: 5000, [.syn])
+        #expect(Array(h.events.suffix(4)) == [
+            .gap(1, .clientToServer, offset: 2, length: 2, .segmentsMissing),
+            .data(1, .clientToServer, offset: 4, text("ef")),
+            .closed(1, .replaced),
+            .opened(2, client: client, server: server, .syn),
+        ])
+    }
+
+    @Test("RST reports the holes as gaps and closes both directions")
+    func reset() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("abc"))
+        h.send(seq: 106, text("ghi"))
+        h.send(server, client, seq: 0, [.rst], text("bye"))
+        #expect(Array(h.events.dropFirst(2)) == [
+            .gap(1, .clientToServer, offset: 3, length: 3, .segmentsMissing),
+            .data(1, .clientToServer, offset: 6, text("ghi")),
+            .directionClosed(1, .clientToServer, offset: 9, .reset),
+            .directionClosed(1, .serverToClient, offset: 0, .reset),
+            .closed(1, .reset),
+        ])
+        #expect(h.summaries[1]?.state == .reset)
+        #expect(h.summaries[1]?.serverToClient.ignoredBytes == 3)
+    }
+
+    @Test("a hole before the FIN becomes a gap when the peer acknowledges the FIN")
+    func holeAtFin() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("abc"))
+        h.send(seq: 106, text("ghi"))
+        h.send(seq: 109, [.fin])
+        #expect(h.events.count == 2)                                          // still waiting for [3, 6)
+        h.send(server, client, seq: 1, ack: 110)
+        #expect(Array(h.events.suffix(3)) == [
+            .gap(1, .clientToServer, offset: 3, length: 3, .segmentsMissing),
+            .data(1, .clientToServer, offset: 6, text("ghi")),
+            .directionClosed(1, .clientToServer, offset: 9, .fin),
+        ])
+    }
+
+    @Test("a hole before the FIN that a retransmission fills is no gap")
+    func holeAtFinFilled() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("abc"))
+        h.send(seq: 106, [.fin], text("ghi"))
+        h.send(server, client, seq: 1, ack: 103)
+        h.send(seq: 103, text("def"))
+        #expect(h.stream() == text("abcdefghi"))
+        #expect(h.events.last == .directionClosed(1, .clientToServer, offset: 9, .fin))
+    }
+
+    @Test("data after the FIN is ignored and counted")
+    func dataAfterFin() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 110, text("zz"))                                          // held, then cut by the FIN
+        h.send(seq: 100, [.fin], text("abc"))
+        h.send(seq: 104, text("yy"))
+        h.finish()
+        #expect(h.stream() == text("abc"))
+        #expect(h.summaries[1]?.clientToServer.ignoredBytes == 4)
+        #expect(h.reassembler.outOfOrderBytesHeld == 0)
+    }
+
+    @Test("a hole never filled becomes a gap at the end of the capture")
+    func holeAtFinish() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("abc"))
+        h.send(seq: 106, text("ghi"))
+        h.finish()
+        #expect(Array(h.events.suffix(3)) == [
+            .gap(1, .clientToServer, offset: 3, length: 3, .segmentsMissing),
+            .data(1, .clientToServer, offset: 6, text("ghi")),
+            .closed(1, .endOfCapture),
+        ])
+        #expect(h.summaries[1]?.clientToServer.gaps == 1)
+        #expect(h.summaries[1]?.clientToServer.gapBytes == 3)
+    }
+
+    @Test("the per-direction out-of-order limit turns the oldest hole into a gap")
+    func perDirectionLimit() {
+        var h = ReassemblyHarness(limits: ReassemblyLimits(maxOutOfOrderBytesPerDirection: 200))
+        let block = Array(repeating: UInt8(7), count: 100)
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, Array(block[..<10]))                                 // [0, 10)
+        h.send(seq: 120, block)                                               // [20, 120): 164 held
+        h.send(seq: 230, block)                                               // [130, 230): 328 > 200
+        #expect(Array(h.events.suffix(3)) == [
+            .limit(.outOfOrderBytesPerDirection, 1, .clientToServer),
+            .gap(1, .clientToServer, offset: 10, length: 10, .segmentsMissing),
+            .data(1, .clientToServer, offset: 20, block),
+        ])
+        #expect(h.reassembler.outOfOrderBytesHeld == 164)
+        h.finish()
+        #expect(h.stream()?.count == 230)
+        #expect(h.summaries[1]?.clientToServer.gapBytes == 20)
+    }
+
+    @Test("the total out-of-order limit flushes the connection that has held bytes longest")
+    func totalLimit() {
+        var h = ReassemblyHarness(limits: ReassemblyLimits(maxOutOfOrderBytesTotal: 200))
+        let other = Endpoint(address: .v4(0x0A00_0003), port: 40001)
+        let block = Array(repeating: UInt8(1), count: 50)
+        h.send(seq: 99, [.syn])
+        h.send(seq: 120, block)                                               // connection 1 holds 114
+        h.send(other, server, seq: 99, [.syn])
+        h.send(other, server, seq: 120, block)                                // connection 2: total 228
+        #expect(Array(h.events.suffix(3)) == [
+            .limit(.outOfOrderBytesTotal, 1, .clientToServer),
+            .gap(1, .clientToServer, offset: 0, length: 20, .segmentsMissing),
+            .data(1, .clientToServer, offset: 20, block),
+        ])
+        #expect(h.reassembler.outOfOrderBytesHeld == 114)
+    }
+
+    @Test("idle connections are flushed and closed; closed ones disappear silently")
+    func idleEviction() {
+        var h = ReassemblyHarness(limits: ReassemblyLimits(idleTimeoutNanoseconds: 10_000_000_000))
+        let other = Endpoint(address: .v4(0x0A00_0003), port: 40001)
+        let third = Endpoint(address: .v4(0x0A00_0004), port: 40002)
+        h.send(seq: 99, [.syn], at: 0)
+        h.send(seq: 105, text("x"), at: 1)                                    // held behind [0, 5)
+        h.send(other, server, seq: 1, [.rst], at: 1)                          // connection 2, closed at once
+        h.send(third, server, seq: 1, text("t"), at: 5)
+        h.send(third, server, seq: 2, text("u"), at: 12)
+        #expect(Array(h.events.suffix(4)) == [
+            .gap(1, .clientToServer, offset: 0, length: 5, .segmentsMissing),
+            .data(1, .clientToServer, offset: 5, text("x")),
+            .closed(1, .idleTimeout),
+            .data(3, .clientToServer, offset: 1, text("u")),
+        ])
+        #expect(h.reassembler.trackedConnectionCount == 1)
+        h.reassembler.expireIdle(now: Timestamp(nanoseconds: 30_000_000_000)) { _ in }
+        #expect(h.reassembler.trackedConnectionCount == 0)
+    }
+
+    @Test("beyond the connection limit the least recently active connection is evicted")
+    func connectionLimit() {
+        var h = ReassemblyHarness(limits: ReassemblyLimits(maxConnections: 2))
+        let ports: [UInt16] = [1, 2, 3]
+        for port in ports {
+            h.send(Endpoint(address: .v4(1), port: port), server, seq: 10, text("p\(port)"))
+        }
+        #expect(Array(h.events.suffix(4)) == [
+            .limit(.maxConnections, 1, nil),
+            .closed(1, .evicted),
+            .opened(3, client: Endpoint(address: .v4(1), port: 3), server: server, .firstPacket),
+            .data(3, .clientToServer, offset: 0, text("p3")),
+        ])
+        #expect(h.reassembler.trackedConnectionCount == 2)
+    }
+
+    @Test("a full table evicts a closed connection before an open one, silently")
+    func closedConnectionsEvictedFirst() {
+        var h = ReassemblyHarness(limits: ReassemblyLimits(maxConnections: 2))
+        let other = Endpoint(address: .v4(0x0A00_0003), port: 40001)
+        let third = Endpoint(address: .v4(0x0A00_0004), port: 40002)
+        h.send(seq: 1, text("open"))
+        h.send(other, server, seq: 1, [.rst])                                // connection 2: closed, more recent
+        h.send(third, server, seq: 1, text("new"))
+        #expect(Array(h.events.suffix(2)) == [
+            .opened(3, client: third, server: server, .firstPacket),
+            .data(3, .clientToServer, offset: 0, text("new")),
+        ])
+        #expect(h.reassembler.trackedConnections.map(\.connection) == [1, 3])
+    }
+
+    @Test("bytes cut by the snaplen are a gap; a later full copy does not replace it")
+    func snaplenInOrder() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("abc"), missing: 5)
+        h.send(seq: 103, text("defgh"))
+        h.send(seq: 108, text("ij"))
+        h.finish()
+        #expect(Array(h.events.dropFirst().prefix(3)) == [
+            .data(1, .clientToServer, offset: 0, text("abc")),
+            .gap(1, .clientToServer, offset: 3, length: 5, .notCaptured),
+            .data(1, .clientToServer, offset: 8, text("ij")),
+        ])
+        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == 5)
+    }
+
+    @Test("a snaplen-cut segment that arrives early is held with its missing tail")
+    func snaplenOutOfOrder() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("ab"))
+        h.send(seq: 110, text("kl"), missing: 3)                              // [10, 12) + [12, 15) cut
+        h.send(seq: 102, text("cdefghij"))
+        h.send(seq: 115, text("p"))
+        h.finish()
+        #expect(h.stream() == text("abcdefghijkl").map { $0 } + [nil, nil, nil] + text("p").map { $0 })
+        #expect(h.gaps() == [.gap(1, .clientToServer, offset: 12, length: 3, .notCaptured)])
+    }
+
+    @Test("TCP Fast Open: data in the SYN starts at offset 0")
+    func dataInSyn() {
+        var h = ReassemblyHarness()
+        h.send(seq: 99, [.syn], text("GET"))
+        h.send(seq: 103, text(" /"))
+        h.finish()
+        #expect(h.stream() == text("GET /"))
+    }
+
+    @Test("a receiver that throws stops the segment's events but leaves the reassembler usable")
+    func throwingReceiver() throws {
+        struct Stop: Error {}
+        var reassembler = TCPReassembler()
+        let payload = text("abc")
+        var seen: [UInt64] = []
+        for (seq, shouldThrow) in [(UInt32(10), true), (UInt32(13), false)] {
+            payload.withUnsafeBytes { bytes in
+                let segment = TCPSegment(source: client, destination: server, sequenceNumber: seq, acknowledgmentNumber: 0,
+                                         flags: [], window: 0, payload: bytes, missingPayloadLength: 0)
+                try? reassembler.process(segment, at: Timestamp(nanoseconds: 0)) { event in
+                    if case .data(_, _, let offset, _) = event {
+                        seen.append(offset)
+                        if shouldThrow { throw Stop() }
+                    }
+                }
+            }
+        }
+        #expect(seen == [0, 3])
+    }
+}
