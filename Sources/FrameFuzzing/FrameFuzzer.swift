@@ -25,6 +25,13 @@ public struct FrameFuzzer: Sendable {
         /// The smallest decoder input found that still fails, when the failure is one a bare
         /// input shows (not a round-trip or recovery expectation).
         public var minimizedInput: DecoderInput?
+
+        public init(original: FuzzCase, minimized: FuzzCase, failures: [FuzzFailure], minimizedInput: DecoderInput?) {
+            self.original = original
+            self.minimized = minimized
+            self.failures = failures
+            self.minimizedInput = minimizedInput
+        }
     }
 
     public let layouts: [Layout]

@@ -40,6 +40,12 @@ extension FuzzCase {
     /// The input as the decoder is first fed it (for printing), or `nil` when encoding fails.
     public var decoderInput: DecoderInput? { try? render().input }
 
+    /// Bytes of the frames before damage: what the case roughly feeds the decoder.
+    public var approximateByteCount: Int {
+        let header = format.headerLength
+        return frames.reduce(0) { $0 + header + $1.body.count }
+    }
+
     /// Whether the case damages its stream.
     public var isDamaged: Bool { !damage.isEmpty }
 

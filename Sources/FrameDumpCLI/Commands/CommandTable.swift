@@ -9,6 +9,7 @@ enum CommandTable {
         ConnectCommand.self,
         ProxyCommand.self,
         FormatsCommand.self,
+        FuzzCommand.self,
         HelpCommand.self,
     ]
 
