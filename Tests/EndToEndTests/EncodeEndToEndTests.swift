@@ -48,18 +48,34 @@ import Testing
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Decodes `hexText` with `decode --json` and checks it gives exactly `frames`.
-    static func expectDecodes(_ hexText: String, to frames: [[UInt8]], format: Case) throws {
-        let decoded = try FrameDumpProcess.run(["decode", "--json", "--format", format.formatText], input: Data(hexText.utf8))
+    /// Runs `decode --json --format F arguments` and returns its objects; the run must be clean.
+    static func decodedObjects(_ arguments: [String], input: Data? = nil, format: Case) throws -> [[String: Any]] {
+        let decoded = try FrameDumpProcess.run(["decode", "--json", "--format", format.formatText] + arguments, input: input)
         #expect(decoded.status == 0, "\(decoded)")
-        let objects = decoded.stdout.split(separator: "\n").map {
-            try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        return try decoded.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
+    }
+
+    /// Decodes `hexText` and checks it gives exactly `frames`.
+    static func expectDecodes(_ hexText: String, to frames: [[UInt8]], format: Case) throws {
+        let objects = try decodedObjects([], input: Data(hexText.utf8), format: format)
         #expect(objects.count == frames.count)
-        let headerLength = format.format.headerLength
         for (object, frame) in zip(objects, frames) {
             #expect(object["type"] as? String == "frame")
-            #expect(object["payload_hex"] as? String == hex(frame.dropFirst(headerLength)))
+            #expect(object["payload_hex"] as? String == hex(frame.dropFirst(format.format.headerLength)))
+        }
+    }
+
+    /// Decodes the capture at `path` and checks it gives exactly `frames`, all from the client
+    /// to the server of one connection.
+    static func expectDecodes(capture path: String, to frames: [[UInt8]], format: Case) throws {
+        let objects = try decodedObjects([path], format: format)
+        #expect(objects.count == frames.count)
+        for (object, frame) in zip(objects, frames) {
+            #expect(object["conn"] as? Int == 1)
+            #expect(object["src"] as? String == "127.0.0.1:50000")
+            #expect(object["payload_hex"] as? String == hex(frame.dropFirst(format.format.headerLength)))
         }
     }
 
@@ -91,6 +107,7 @@ import Testing
             // 3 + 6 data segments of at most 1460 bytes (the 3000-byte body takes 3), each acked, + 3.
             #expect(result.stderr == "framedump encode: 6 frames in 8 data segments, 22 packets written to \(path)\n")
             try expectWiresharkReads(path, stream: frames.flatMap { $0 })
+            try Self.expectDecodes(capture: path, to: frames, format: format)
         }
     }
 
@@ -98,7 +115,7 @@ import Testing
         let (input, frames) = try Self.frames(.h12)
         try withScratchFile("raw.pcap") { path in
             let result = try FrameDumpProcess.run(
-                ["encode", "-f", "h12", "--pcap", path, "--link", "raw", "--mss", "536", "--port", "4000"], input: Data(input.utf8))
+                ["encode", "--format", "h12", "--pcap", path, "--link", "raw", "--mss", "536", "--port", "4000"], input: Data(input.utf8))
             #expect(result.status == 0, "\(result)")
             let pcap = try Data(contentsOf: URL(fileURLWithPath: path))
             // Nanosecond pcap, link type LINKTYPE_RAW (101), in host (little-endian) order.
@@ -109,12 +126,12 @@ import Testing
     }
 
     @Test func optionsBuildOneFrame() throws {
-        let result = try FrameDumpProcess.run(["encode", "-f", "h12", "--field", "cmd=3", "--field", "ver=0x01", "--body-text", "hello", "-o", "hex"])
+        let result = try FrameDumpProcess.run(["encode", "--format", "h12", "--field", "cmd=3", "--field", "ver=0x01", "--body-text", "hello", "-o", "hex"])
         #expect(result.stdout == Self.hex(try FrameEncoder(format: .h12).encode(fields: ["cmd": 3, "ver": 1], body: Array("hello".utf8))) + "\n")
         // As body_json: written compactly, keys sorted.
-        let json = try FrameDumpProcess.run(["encode", "-f", "u16", "--body-json", #"{"b": 1, "a": [1, 2]}"#, "-o", "hex"])
+        let json = try FrameDumpProcess.run(["encode", "--format", "u16", "--body-json", #"{"b": 1, "a": [1, 2]}"#, "-o", "hex"])
         #expect(json.stdout == "0011" + Self.hex(#"{"a":[1,2],"b":1}"#.utf8) + "\n")
-        let bytes = try FrameDumpProcess.run(["encode", "-f", "u16", "--body-hex", "00 ff10"])
+        let bytes = try FrameDumpProcess.run(["encode", "--format", "u16", "--body-hex", "00 ff10"])
         #expect([UInt8](bytes.stdoutBytes) == [0x00, 0x03, 0x00, 0xFF, 0x10])
     }
 
@@ -129,26 +146,26 @@ import Testing
             ("[1]\n", "<stdin>:1: expected a JSON object, e.g. {\"fields\":{\"cmd\":1},\"body_hex\":\"00ff\"}\n"),
         ]
         for (input, stderr) in cases {
-            let result = try FrameDumpProcess.run(["encode", "-f", "h12", "-o", "hex"], input: Data(input.utf8))
+            let result = try FrameDumpProcess.run(["encode", "--format", "h12", "-o", "hex"], input: Data(input.utf8))
             #expect(result.stderr == stderr)
             #expect(result.status == 2)
         }
         // The frames before the bad line are written.
-        let partial = try FrameDumpProcess.run(["encode", "-f", "u16", "-o", "hex"], input: Data("{\"body_hex\":\"01\"}\n{\"x\":1}\n".utf8))
+        let partial = try FrameDumpProcess.run(["encode", "--format", "u16", "-o", "hex"], input: Data("{\"body_hex\":\"01\"}\n{\"x\":1}\n".utf8))
         #expect(partial.stdout == "000101\n")
     }
 
     @Test func usageErrors() throws {
         let cases: [(arguments: [String], message: String)] = [
             (["encode"], "framedump encode: --format is required: encode cannot guess a layout (presets: fefd, h12, u16, u32, tls)"),
-            (["encode", "-f", "h12", "--body-text", "a", "--body-hex", "00"], "framedump encode: give one body: --body-hex and --body-text were both given"),
-            (["encode", "-f", "h12", "--field", "cmd"], "framedump encode: --field 'cmd': expected NAME=VALUE, e.g. --field cmd=3"),
-            (["encode", "-f", "h12", "--field", "nope=1", "--body-text", "a"], "framedump encode: cannot encode: the format has no field named 'nope'"),
-            (["encode", "-f", "h12", "--pcap", "x.pcap", "-o", "hex"], "framedump encode: --output and --pcap both choose the output; give one"),
-            (["encode", "-f", "h12", "--mss", "100"], "framedump encode: --mss applies only to --pcap FILE"),
-            (["encode", "-f", "h12", "--pcap", "/nonexistent/x.pcap", "--mss", "0"], "framedump encode: --mss '0': expected 1...65495 bytes"),
-            (["encode", "-f", "h12", "--body-json", "{a}"], "framedump encode: --body-json: expected a JSON value (Invalid value around character 1.)"),
-            (["encode", "-f", "h12", "--body-text", "a", "in.jsonl"], "framedump encode: 'in.jsonl': give frames either as JSON Lines input or with --field/--body-* options, not both"),
+            (["encode", "--format", "h12", "--body-text", "a", "--body-hex", "00"], "framedump encode: give one body: --body-hex and --body-text were both given"),
+            (["encode", "--format", "h12", "--field", "cmd"], "framedump encode: --field 'cmd': expected NAME=VALUE, e.g. --field cmd=3"),
+            (["encode", "--format", "h12", "--field", "nope=1", "--body-text", "a"], "framedump encode: cannot encode: the format has no field named 'nope'"),
+            (["encode", "--format", "h12", "--pcap", "x.pcap", "-o", "hex"], "framedump encode: --output and --pcap both choose the output; give one"),
+            (["encode", "--format", "h12", "--mss", "100"], "framedump encode: --mss applies only to --pcap FILE"),
+            (["encode", "--format", "h12", "--pcap", "/nonexistent/x.pcap", "--mss", "0"], "framedump encode: --mss '0': expected 1...65495 bytes"),
+            (["encode", "--format", "h12", "--body-json", "{a}"], "framedump encode: --body-json: expected a JSON value (Invalid value around character 1.)"),
+            (["encode", "--format", "h12", "--body-text", "a", "in.jsonl"], "framedump encode: 'in.jsonl': give frames either as JSON Lines input or with --field/--body-* options, not both"),
         ]
         for (arguments, message) in cases {
             let result = try FrameDumpProcess.run(arguments)

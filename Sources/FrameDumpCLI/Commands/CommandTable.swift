@@ -4,7 +4,9 @@
 enum CommandTable {
     static let commands: [any Command.Type] = [
         DecodeCommand.self,
+        StreamsCommand.self,
         EncodeCommand.self,
+        CaptureCommand.self,
         ListenCommand.self,
         ConnectCommand.self,
         ProxyCommand.self,

@@ -36,6 +36,12 @@ final class SignalPipe: EventHandler {
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A parent may have started us with them blocked (a test runner's spawning thread).
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, SIGINT)
+        sigaddset(&unblocked, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &unblocked, nil)
         try loop.register(readEnd, .read, self)
     }
 
