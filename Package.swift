@@ -14,6 +14,9 @@ let package = Package(
         // Pure Swift, standard library only: embeddable in an app or server, fuzzable alone.
         .target(name: "FrameCodec"),
         .target(name: "PacketDecoding"),
+        // Property and differential fuzzing of the frame decoder; stdlib only, like FrameCodec,
+        // so the libFuzzer targets (Sources/FuzzTargets, built by scripts/fuzz) compile it too.
+        .target(name: "FrameFuzzing", dependencies: ["FrameCodec"]),
 
         // The system's libpcap (Debian: libpcap-dev), found through pkg-config.
         .systemLibrary(
@@ -25,7 +28,7 @@ let package = Package(
 
         // Linux epoll(7), which the Glibc module leaves out: the live commands' event loop.
         .systemLibrary(name: "CEpoll"),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "PacketDecoding", "PacketCapture", "CEpoll"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "PacketCapture", "CEpoll"]),
         .executableTarget(name: "framedump", dependencies: ["FrameDumpCLI"]),
 
         // zlib is linked into the benchmark only, as the reference CRC32 to compare against.
@@ -41,6 +44,7 @@ let package = Package(
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding"]),
         .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FrameCodec"]),
+        .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -191,6 +191,24 @@ import Testing
         #expect(lines.first?["type"] as? String == "skip", "given a format, frames print in capture order: the client's skip first")
     }
 
+    @Test func noPresetFitsAnyStreamIsAUsageError() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-u16-\(UUID().uuidString).pcap").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let encoded = try FrameDumpProcess.run(["encode", "--format", "u16", "--body-text", "hello", "--pcap", scratch])
+        try #require(encoded.status == 0, "\(encoded)")
+        let result = try FrameDumpProcess.run(["decode", scratch])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("""
+            framedump decode: no preset format fits the first bytes of any stream \
+            (first: conn 1 c2s 127.0.0.1:50000 → 127.0.0.1:7777: 00 05 68 65 6c 6c 6f)
+            Choose one with --format NAME|SPEC;
+            """), "\(result.stderr)")
+        let given = try FrameDumpProcess.run(["decode", "--json", "--format", "u16", scratch])
+        #expect(given.status == 0)
+        #expect(try JSONLines.parse(given.stdout).map { $0["payload_hex"] as? String } == ["68656c6c6f"])
+    }
+
     /// `--summary --json`: one line per connection whose counts agree with the frames printed.
     @Test func jsonSummaryCountsTheFramesPrinted() throws {
         let result = try FrameDumpProcess.run(["decode", "--json", "--summary", "--payload", "none", "Fixtures/captures/hb-gap.pcap"])

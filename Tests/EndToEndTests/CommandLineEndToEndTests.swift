@@ -11,6 +11,7 @@ import Testing
         (["decode", "--help"], "decode-help.txt"),
         (["help", "decode"], "decode-help.txt"),
         (["encode", "--help"], "encode-help.txt"),
+        (["capture", "--help"], "capture-help.txt"),
         (["formats"], "formats.txt"),
     ])
     func helpAndFormatsMatchTheirGoldens(_ arguments: [String], _ golden: String) throws {

@@ -48,18 +48,34 @@ import Testing
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Decodes `hexText` with `decode --json` and checks it gives exactly `frames`.
-    static func expectDecodes(_ hexText: String, to frames: [[UInt8]], format: Case) throws {
-        let decoded = try FrameDumpProcess.run(["decode", "--json", "--format", format.formatText], input: Data(hexText.utf8))
+    /// Runs `decode --json --format F arguments` and returns its objects; the run must be clean.
+    static func decodedObjects(_ arguments: [String], input: Data? = nil, format: Case) throws -> [[String: Any]] {
+        let decoded = try FrameDumpProcess.run(["decode", "--json", "--format", format.formatText] + arguments, input: input)
         #expect(decoded.status == 0, "\(decoded)")
-        let objects = decoded.stdout.split(separator: "\n").map {
-            try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        return try decoded.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
+    }
+
+    /// Decodes `hexText` and checks it gives exactly `frames`.
+    static func expectDecodes(_ hexText: String, to frames: [[UInt8]], format: Case) throws {
+        let objects = try decodedObjects([], input: Data(hexText.utf8), format: format)
         #expect(objects.count == frames.count)
-        let headerLength = format.format.headerLength
         for (object, frame) in zip(objects, frames) {
             #expect(object["type"] as? String == "frame")
-            #expect(object["payload_hex"] as? String == hex(frame.dropFirst(headerLength)))
+            #expect(object["payload_hex"] as? String == hex(frame.dropFirst(format.format.headerLength)))
+        }
+    }
+
+    /// Decodes the capture at `path` and checks it gives exactly `frames`, all from the client
+    /// to the server of one connection.
+    static func expectDecodes(capture path: String, to frames: [[UInt8]], format: Case) throws {
+        let objects = try decodedObjects([path], format: format)
+        #expect(objects.count == frames.count)
+        for (object, frame) in zip(objects, frames) {
+            #expect(object["conn"] as? Int == 1)
+            #expect(object["src"] as? String == "127.0.0.1:50000")
+            #expect(object["payload_hex"] as? String == hex(frame.dropFirst(format.format.headerLength)))
         }
     }
 
@@ -91,6 +107,7 @@ import Testing
             // 3 + 6 data segments of at most 1460 bytes (the 3000-byte body takes 3), each acked, + 3.
             #expect(result.stderr == "framedump encode: 6 frames in 8 data segments, 22 packets written to \(path)\n")
             try expectWiresharkReads(path, stream: frames.flatMap { $0 })
+            try Self.expectDecodes(capture: path, to: frames, format: format)
         }
     }
 

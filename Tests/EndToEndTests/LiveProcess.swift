@@ -56,6 +56,11 @@ final class LiveProcess {
         _ = try waitFor(timeout: timeout, "'\(text)' on standard error") { stderr.contains(text) ? true : nil }
     }
 
+    /// Waits until standard output contains `text`.
+    func waitForStandardOutput(containing text: String, timeout: Double = 10) throws {
+        _ = try waitFor(timeout: timeout, "'\(text)' on standard output") { stdout.contains(text) ? true : nil }
+    }
+
     /// Sends `signal` (SIGTERM by default) and waits for the exit status.
     @discardableResult
     func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) throws -> Int32 {

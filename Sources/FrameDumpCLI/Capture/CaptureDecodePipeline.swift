@@ -48,6 +48,12 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     /// Capture events that mean lost or undecodable data besides the decoder's events: limits
     /// reached, malformed packets, dropped fragments.
     private(set) var captureProblems = 0
+    /// How many frames to render before stopping (`capture -c N`), or `nil` for no limit. Once
+    /// reached, later frames and events are neither rendered nor counted.
+    var frameLimit: Int?
+
+    /// Whether ``frameLimit`` frames have been rendered.
+    var reachedFrameLimit: Bool { frameLimit.map { summary.frames >= $0 } ?? false }
 
     /// - Parameters:
     ///   - format: The format of every direction, or `nil` to detect each direction's.
@@ -74,6 +80,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     /// - Throws: ``OutputError``; ``CommandFailure`` (exit 1) when directions waiting for a format
     ///   hold more than ``maxWaitingBytes``.
     func consume(_ event: CaptureEvent, at time: Timestamp) throws {
+        guard !reachedFrameLimit else { return }
         switch event {
         case .stream(let event):
             try consume(event, at: time)
@@ -85,6 +92,8 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
             captureProblems += 1
             renderer.renderFragmentsDropped(drop, time: time, into: &output.buffer)
             try output.flushIfBlockFull()
+        case .latestCounters:
+            break
         }
     }
 
@@ -164,6 +173,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     }
 
     private func emit(_ decoded: FrameDecoderOutput, from stream: DirectionFraming) throws {
+        guard !reachedFrameLimit else { return }
         summary.count(decoded)
         if keepsTotals { stream.totals.count(decoded, commandField: stream.commandField) }
         renderer.render(decoded, format: stream.formatIndex, label: stream.label, time: stream.time, into: &output.buffer)

@@ -1,4 +1,5 @@
 import FrameCodec
+import PacketCapture
 import PacketDecoding
 
 /// `framedump decode` on a capture: wires a ``CaptureSource`` to a ``CaptureDecodePipeline``
@@ -36,34 +37,67 @@ enum CaptureDecoding {
                     arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let source = try CaptureSource(path: path, prefix: prefix)
         if let filter { try source.setFilter(filter) }
+        let outcome = try decode(source, format: format, arguments: arguments, context: context)
+        if let error = outcome.statistics?.readError {
+            StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(outcome.statistics!.packets) packets before it)")
+            return .badInput
+        }
+        return outcome.status
+    }
+
+    /// What decoding a capture gave.
+    struct Outcome {
+        /// 0 when every byte was in a good frame and every packet decoded; 2 otherwise.
+        var status: ExitStatus
+        /// Frames and events rendered.
+        var summary: DecodeSummary
+        /// Packet counts; `nil` when standard output closed first.
+        var statistics: CaptureStatistics?
+    }
+
+    /// Decodes what `source` delivers, rendered as the options say (`--json`, `--payload`,
+    /// `--color`, `--summary`): the pipeline `decode FILE` and `capture -i` share.
+    ///
+    /// - Parameters:
+    ///   - source: The packets.
+    ///   - format: The `--format`, or `nil` to detect each direction's.
+    ///   - arguments: The output options.
+    ///   - context: Standard output and the environment.
+    ///   - frameLimit: Stop reading after this many frames (`capture -c`); `nil`: read to the end.
+    ///   - flushesEachPacket: Write out each packet's renderings before the next read, so a live
+    ///     capture prints each frame the moment it completes (otherwise a block at a time).
+    ///   - packetObserver: Sees every packet read (`capture -w`).
+    /// - Returns: The status, the counts and the packet statistics. A read error is in
+    ///   `statistics.readError`, for the caller to report; it does not change `status`.
+    /// - Throws: ``CommandFailure`` (exit 1) when no format fits.
+    static func decode(_ source: CaptureSource, format: FrameFormat?, arguments: ParsedArguments, context: CommandContext,
+                       frameLimit: Int? = nil, flushesEachPacket: Bool = false,
+                       packetObserver: ((CapturedPacket) throws -> Void)? = nil) throws -> Outcome {
         let includesPayload = arguments.value("payload") != "none"
         let keepsTotals = arguments.flag("summary")
+        func decode(with renderer: some CaptureRenderer) throws -> Outcome {
+            let pipeline = CaptureDecodePipeline(format: format, renderer: renderer, output: context.output, keepsTotals: keepsTotals)
+            pipeline.frameLimit = frameLimit
+            let statistics: CaptureStatistics
+            do {
+                statistics = try source.run(limits: .default, packetObserver: packetObserver, packetDone: {
+                    if flushesEachPacket, !context.output.buffer.isEmpty { try context.output.flush() }
+                    return !pipeline.reachedFrameLimit
+                }) { event, time in try pipeline.consume(event, at: time) }
+                try pipeline.finish()
+            } catch OutputError.closed {
+                return Outcome(status: pipeline.exitStatus, summary: pipeline.summary, statistics: nil)
+            }
+            let status = statistics.unsupportedPackets > 0 || statistics.readError != nil ? .badInput : pipeline.exitStatus
+            return Outcome(status: status, summary: pipeline.summary, statistics: statistics)
+        }
         if arguments.flag("json") {
-            let renderer = CaptureJSONRenderer(includesPayload: includesPayload)
-            return try decode(source, format: format, renderer: renderer, keepsTotals: keepsTotals, context: context)
+            return try decode(with: CaptureJSONRenderer(includesPayload: includesPayload))
         }
         let choice = ColorChoice(rawValue: arguments.value("color") ?? "auto") ?? .auto
         let style = TextStyle(
             enabled: Terminal.usesColor(choice, environment: context.environment, outputIsTerminal: context.outputIsTerminal)
         )
-        let renderer = CaptureTextRenderer(style: style, showsBody: includesPayload)
-        return try decode(source, format: format, renderer: renderer, keepsTotals: keepsTotals, context: context)
-    }
-
-    private static func decode(_ source: CaptureSource, format: FrameFormat?, renderer: some CaptureRenderer,
-                               keepsTotals: Bool, context: CommandContext) throws -> ExitStatus {
-        let pipeline = CaptureDecodePipeline(format: format, renderer: renderer, output: context.output, keepsTotals: keepsTotals)
-        let statistics: CaptureStatistics
-        do {
-            statistics = try source.run(limits: .default) { event, time in try pipeline.consume(event, at: time) }
-            try pipeline.finish()
-        } catch OutputError.closed {
-            return pipeline.exitStatus
-        }
-        if let error = statistics.readError {
-            StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(statistics.packets) packets before it)")
-            return .badInput
-        }
-        return statistics.unsupportedPackets > 0 ? .badInput : pipeline.exitStatus
+        return try decode(with: CaptureTextRenderer(style: style, showsBody: includesPayload))
     }
 }

@@ -1,23 +1,25 @@
 import PacketCapture
 import PacketDecoding
 
-/// A pcap or pcapng capture — a file, or standard input — turned into TCP stream events.
+/// A pcap or pcapng capture — a file, standard input, or a live interface — turned into TCP
+/// stream events.
 ///
 /// ```
-/// PcapReader ──packets──> PacketParser ──segments──> TCPReassembler ──> .stream(ReassemblyEvent)
-///  (libpcap,               (link, IP, TCP;          (per direction:
-///   BPF filter)             IPv4/IPv6 fragments)      order, dedup, gaps)
+/// PacketSource ──packets──> PacketParser ──segments──> TCPReassembler ──> .stream(ReassemblyEvent)
+///  (PcapReader or          (link, IP, TCP;          (per direction:
+///   LiveCapture, BPF)       IPv4/IPv6 fragments)      order, dedup, gaps)
 ///                              │ bad packet ───────────────────────────> .malformedPacket
 ///                              └ fragments given up ───────────────────> .fragmentsDropped
 /// ```
 ///
 /// One pass, in capture order, nothing kept per packet: memory is what the reassembler holds
 /// (open connections and out-of-order bytes, bounded by ``ReassemblyLimits``) and the
-/// defragmenter's incomplete datagrams. `decode` and `streams` both read captures through here.
+/// defragmenter's incomplete datagrams. `decode`, `streams` and `capture -i` all read packets
+/// through here.
 struct CaptureSource {
-    /// How the input is named in messages: the path, or `<stdin>`.
+    /// How the input is named in messages: the path, `<stdin>`, or the interface.
     let displayName: String
-    private let reader: PcapReader
+    private let reader: any PacketSource
 
     /// Opens a capture whose first bytes were already read to tell it from a hex dump.
     ///
@@ -33,6 +35,12 @@ struct CaptureSource {
         } catch {
             throw CommandFailure(message: "framedump: cannot read capture \(displayName): \(error)", status: .badInput)
         }
+    }
+
+    /// Reads the packets of a live capture (`capture -i`), named by its interface.
+    init(live capture: LiveCapture) {
+        displayName = capture.interfaceName
+        reader = capture
     }
 
     /// Keeps only the packets matching a tcpdump filter expression (`pcap-filter(7)`).
@@ -57,19 +65,25 @@ struct CaptureSource {
     ///
     /// - Parameters:
     ///   - limits: The reassembly bounds.
+    ///   - packetObserver: Sees every packet read, before it is parsed (`capture -w` saves it).
+    ///   - packetDone: Called after each packet's events were delivered, before the next read
+    ///     (which may block on a live interface): where `capture` flushes its output; `false`
+    ///     ends the reading as if the capture ended there (`capture -c` after its last frame).
     ///   - receive: Gets each event and the capture time it happened at: the packet's timestamp,
     ///     or, for what the end of the capture flushes, the last packet's. A `data` event's bytes
     ///     are valid only during the call.
     /// - Returns: Packet counts.
     /// - Throws: Whatever `receive` throws.
-    func run(limits: ReassemblyLimits, _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
+    func run(limits: ReassemblyLimits, packetObserver: ((CapturedPacket) throws -> Void)? = nil,
+             packetDone: () throws -> Bool = { true },
+             _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
         var statistics = CaptureStatistics()
         let linkType = reader.linkType
         let supported = PacketParser.supports(linkType)
         if !supported {
             StandardError.writeLine(
-                "framedump: \(displayName): link type \(linkType) (LINKTYPE \(linkType.rawValue)) is not supported; "
-                    + "its packets are skipped (supported: NULL, EN10MB, RAW, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6)")
+                "framedump: \(displayName): link type \(linkType.rawValue) is not supported; its packets are skipped "
+                    + "(supported: NULL, EN10MB, RAW, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6; https://www.tcpdump.org/linktypes.html)")
         }
         var parser = PacketParser(linkType: linkType)
         var reassembler = TCPReassembler(limits: limits)
@@ -78,6 +92,7 @@ struct CaptureSource {
         do {
             while let packet = try reader.next() {
                 statistics.packets += 1
+                try packetObserver?(packet)
                 time = packet.timestamp
                 switch parser.parse(packet.bytes, wireLength: packet.originalLength, timestamp: time) {
                 case .segment(let segment):
@@ -98,6 +113,7 @@ struct CaptureSource {
                     recordedDrops = parser.defragmentationStatistics.datagramsDropped
                     for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
                 }
+                guard try packetDone() else { break }
             }
         } catch let error as CaptureError {
             statistics.readError = error
@@ -105,6 +121,7 @@ struct CaptureSource {
         parser.finish()
         for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
         statistics.fragmentDrops = parser.defragmentationStatistics.datagramsDropped
+        for summary in reassembler.trackedConnections { try receive(.latestCounters(summary), time) }
         try reassembler.finish { try receive(.stream($0), time) }
         return statistics
     }
@@ -120,6 +137,11 @@ enum CaptureEvent {
     /// An incomplete IP datagram given up (timeout, limit, end of capture): its bytes are lost
     /// and show up as a gap in their TCP stream.
     case fragmentsDropped(IPDefragmenter.Drop)
+    /// At the end of the capture, before the last connections close: the counters of each
+    /// connection still tracked. For one that closed earlier they now include the segments that
+    /// came after its close (the last ACK, late retransmissions), which its `connectionClosed`
+    /// summary could not count.
+    case latestCounters(ConnectionSummary)
 }
 
 /// Packet counts of one capture read.

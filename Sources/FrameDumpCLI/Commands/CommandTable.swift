@@ -4,11 +4,14 @@
 enum CommandTable {
     static let commands: [any Command.Type] = [
         DecodeCommand.self,
+        StreamsCommand.self,
         EncodeCommand.self,
+        CaptureCommand.self,
         ListenCommand.self,
         ConnectCommand.self,
         ProxyCommand.self,
         FormatsCommand.self,
+        FuzzCommand.self,
         HelpCommand.self,
     ]
 

@@ -1,0 +1,227 @@
+import PacketDecoding
+
+/// What `framedump streams` gathers from a capture — one ``ConnectionRecord`` per connection —
+/// and how it prints it, as text or JSON Lines (docs/cli.md).
+///
+/// With a ``StreamFileWriter``, each direction's data is written to its file as it arrives.
+final class StreamListing {
+    private var records: [Int: ConnectionRecord] = [:]
+    private let files: StreamFileWriter?
+    /// Malformed packets and dropped IP datagrams seen.
+    private(set) var malformedPackets = 0
+    private(set) var fragmentDrops = 0
+
+    init(files: StreamFileWriter?) {
+        self.files = files
+    }
+
+    /// Whether any byte is missing or any packet was bad: a gap, a limit reached, a malformed
+    /// packet, a dropped datagram (exit status 2).
+    var hasProblems: Bool {
+        malformedPackets > 0 || fragmentDrops > 0
+            || records.values.contains { !$0.limits.isEmpty || $0.gaps.contains { !$0.isEmpty } }
+    }
+
+    /// Takes one event of the capture.
+    ///
+    /// - Throws: ``CommandFailure`` when a stream file cannot be written.
+    func consume(_ event: CaptureEvent, at time: Timestamp) throws {
+        switch event {
+        case .stream(.connectionOpened(let number, let client, let server, let roles)):
+            records[number] = ConnectionRecord(number: number, client: client, server: server, roles: roles)
+        case .stream(.data(let number, let direction, _, let bytes)):
+            guard let files, let record = records[number] else { return }
+            try files.write(bytes, for: record.labels[direction.rawValue])
+        case .stream(.gap(let number, let direction, let offset, let length, _)):
+            records[number]?.gaps[direction.rawValue].append((offset, length))
+        case .stream(.directionClosed):
+            break
+        case .stream(.connectionClosed(let summary, let reason)):
+            records[summary.connection]?.summary = summary
+            records[summary.connection]?.closeReason = reason
+            files?.finish(connection: summary.connection)
+        case .stream(.limitHit(let limit, let number, _)):
+            records[number]?.limits.append(limit)
+        case .malformedPacket:
+            malformedPackets += 1
+        case .fragmentsDropped:
+            fragmentDrops += 1
+        case .latestCounters(let summary):
+            if records[summary.connection]?.closeReason != nil { records[summary.connection]?.summary = summary }
+        }
+    }
+
+    /// The connections, in connection-number order.
+    var connections: [ConnectionRecord] {
+        records.values.sorted { $0.number < $1.number }
+    }
+
+    // MARK: Text
+
+    /// The listing for people:
+    ///
+    /// ```
+    /// conn 1  10.0.0.1:40003 → 10.0.0.2:7000  closed-fin  roles from syn
+    ///   c2s  8 packets  223 bytes  1 gap (65 bytes at 69:65)  1 out-of-order  → out/conn0001-c2s-10.0.0.1.40003-10.0.0.2.7000.bin
+    ///   s2c  4 packets  80 bytes
+    ///
+    /// 1 connection; 12 packets: 12 TCP segments
+    /// ```
+    func text(_ statistics: CaptureStatistics) -> String {
+        var text = ""
+        for record in connections {
+            text += "conn \(record.number)  \(record.client) → \(record.server)  \(record.state)  roles from \(record.roles)\n"
+            for direction in StreamDirection.allCases {
+                text += "  \(direction)  " + describe(record, direction) + "\n"
+            }
+            text += "\n"
+        }
+        let count = records.count
+        var packets = ["\(statistics.segments) TCP \(statistics.segments == 1 ? "segment" : "segments")"]
+        if statistics.fragmentsHeld > 0 { packets.append("\(statistics.fragmentsHeld) IP fragments") }
+        if statistics.notTCP > 0 { packets.append("\(statistics.notTCP) other") }
+        if statistics.malformed > 0 { packets.append("\(statistics.malformed) malformed") }
+        if statistics.unsupportedPackets > 0 { packets.append("\(statistics.unsupportedPackets) of an unsupported link type") }
+        if statistics.fragmentDrops > 0 { packets.append("\(statistics.fragmentDrops) incomplete datagrams dropped") }
+        text += "\(count) \(count == 1 ? "connection" : "connections"); \(statistics.packets) packets: "
+            + packets.joined(separator: ", ") + "\n"
+        return text
+    }
+
+    private func describe(_ record: ConnectionRecord, _ direction: StreamDirection) -> String {
+        let statistics = record.summary?[direction] ?? StreamStatistics()
+        var parts = ["\(statistics.segments) packets", "\(statistics.deliveredBytes) bytes"]
+        let gaps = record.gaps[direction.rawValue]
+        if !gaps.isEmpty {
+            let list = gaps.map { "\($0.offset):\($0.length)" }.joined(separator: " ")
+            parts.append("\(gaps.count) \(gaps.count == 1 ? "gap" : "gaps") (\(statistics.gapBytes) bytes at \(list))")
+        }
+        if statistics.retransmittedBytes > 0 { parts.append("\(statistics.retransmittedBytes) bytes retransmitted") }
+        if statistics.outOfOrderSegments > 0 { parts.append("\(statistics.outOfOrderSegments) out-of-order") }
+        if statistics.ignoredBytes > 0 { parts.append("\(statistics.ignoredBytes) bytes ignored") }
+        let limits = record.limits.map(\.description)
+        if direction == .clientToServer, !limits.isEmpty { parts.append("limits reached: " + limits.joined(separator: ", ")) }
+        if let name = fileName(record, direction) { parts.append("→ \(name)") }
+        return parts.joined(separator: "  ")
+    }
+
+    private func fileName(_ record: ConnectionRecord, _ direction: StreamDirection) -> String? {
+        guard let files, let name = files.names[.init(connection: record.number, direction: direction)] else { return nil }
+        return files.directory + "/" + name
+    }
+
+    // MARK: JSON Lines
+
+    /// One `connection` line per connection, then one `capture` line of packet counts.
+    func jsonLines(_ statistics: CaptureStatistics) -> [UInt8] {
+        var buffer: [UInt8] = []
+        for record in connections {
+            buffer.append(contentsOf: "{\"type\":\"connection\",\"conn\":".utf8)
+            ByteFormatting.appendDecimal(UInt64(record.number), to: &buffer)
+            appendKey("client", string: record.client.description, to: &buffer)
+            appendKey("server", string: record.server.description, to: &buffer)
+            appendKey("roles", string: record.roles.description, to: &buffer)
+            appendKey("state", string: record.state, to: &buffer)
+            if let summary = record.summary {
+                buffer.append(contentsOf: ",\"first_ts\":\"".utf8)
+                RFC3339Timestamp.append(summary.firstSeen, to: &buffer)
+                buffer.append(contentsOf: "\",\"last_ts\":\"".utf8)
+                RFC3339Timestamp.append(summary.lastSeen, to: &buffer)
+                buffer.append(UInt8(ascii: "\""))
+            }
+            for direction in StreamDirection.allCases {
+                buffer.append(contentsOf: ",\"\(direction)\":".utf8)
+                appendDirection(record, direction, to: &buffer)
+            }
+            buffer.append(contentsOf: ",\"limits\":[".utf8)
+            for (index, limit) in record.limits.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                JSONString.append(limit.description, to: &buffer)
+            }
+            buffer.append(contentsOf: "]}\n".utf8)
+        }
+        buffer.append(contentsOf: "{\"type\":\"capture\"".utf8)
+        let counts: [(String, Int)] = [
+            ("connections", records.count), ("packets", statistics.packets), ("tcp_segments", statistics.segments),
+            ("ip_fragments", statistics.fragmentsHeld), ("other_packets", statistics.notTCP),
+            ("malformed_packets", statistics.malformed), ("unsupported_packets", statistics.unsupportedPackets),
+            ("fragment_drops", statistics.fragmentDrops),
+        ]
+        for (key, value) in counts { appendKey(key, number: UInt64(max(0, value)), to: &buffer) }
+        buffer.append(contentsOf: "}\n".utf8)
+        return buffer
+    }
+
+    private func appendDirection(_ record: ConnectionRecord, _ direction: StreamDirection, to buffer: inout [UInt8]) {
+        let statistics = record.summary?[direction] ?? StreamStatistics()
+        buffer.append(contentsOf: "{\"packets\":".utf8)
+        ByteFormatting.appendDecimal(statistics.segments, to: &buffer)
+        appendKey("bytes", number: statistics.deliveredBytes, to: &buffer)
+        appendKey("captured_bytes", number: statistics.capturedBytes, to: &buffer)
+        appendKey("gaps", number: statistics.gaps, to: &buffer)
+        appendKey("gap_bytes", number: statistics.gapBytes, to: &buffer)
+        buffer.append(contentsOf: ",\"gap_list\":[".utf8)
+        for (index, gap) in record.gaps[direction.rawValue].enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            JSONString.append("\(gap.offset):\(gap.length)", to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "]"))
+        appendKey("retransmitted_bytes", number: statistics.retransmittedBytes, to: &buffer)
+        appendKey("out_of_order_segments", number: statistics.outOfOrderSegments, to: &buffer)
+        appendKey("ignored_bytes", number: statistics.ignoredBytes, to: &buffer)
+        if let name = files?.names[.init(connection: record.number, direction: direction)] {
+            appendKey("file", string: name, to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    private func appendKey(_ key: String, number: UInt64, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: ",\"\(key)\":".utf8)
+        ByteFormatting.appendDecimal(number, to: &buffer)
+    }
+
+    private func appendKey(_ key: String, string: String, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: ",\"\(key)\":".utf8)
+        JSONString.append(string, to: &buffer)
+    }
+}
+
+/// One connection as `streams` lists it.
+struct ConnectionRecord {
+    let number: Int
+    let client: Endpoint
+    let server: Endpoint
+    let roles: RoleEvidence
+    /// The final counters, from `connectionClosed` (every connection closes by the end of the capture).
+    var summary: ConnectionSummary?
+    var closeReason: ConnectionCloseReason?
+    /// Each direction's gaps as (stream offset, length), indexed by `StreamDirection.rawValue`.
+    var gaps: [[(offset: UInt64, length: UInt64)]] = [[], []]
+    /// The limits reached for this connection, in order.
+    var limits: [ReassemblyLimit] = []
+    /// Each direction's label, made once (indexed by `StreamDirection.rawValue`).
+    let labels: [StreamLabel]
+
+    init(number: Int, client: Endpoint, server: Endpoint, roles: RoleEvidence) {
+        self.number = number
+        self.client = client
+        self.server = server
+        self.roles = roles
+        let label = StreamLabel(connection: number, direction: .clientToServer, source: client, destination: server)
+        labels = [label, label.reversed]
+    }
+
+    /// How the connection ended: `closed-fin` (both FINs), `reset`, `evicted` (room for others),
+    /// `idle-timeout`, `replaced` (a new SYN on its 4-tuple), or, still going when the capture
+    /// ended, `open` or `half-closed` (one FIN).
+    var state: String {
+        switch closeReason {
+        case .finished: "closed-fin"
+        case .reset: "reset"
+        case .evicted: "evicted"
+        case .idleTimeout: "idle-timeout"
+        case .replaced: "replaced"
+        case .endOfCapture, nil: summary?.state == .halfClosed ? "half-closed" : "open"
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import FrameCodec
+
+/// One run of the real ``FrameDecoder`` over a ``DecoderInput``, with what it reported.
+///
+/// Frames are checked against the input as they come (their slices point into the decoder's
+/// buffer) and kept as offsets only, so a run holds no more memory than the decoder does.
+struct DecoderRun {
+    /// An output with its byte count, the shape the oracle compares.
+    enum Output: Hashable {
+        case frame(offset: UInt64, length: Int, crcOK: Bool?)
+        case skip(offset: UInt64, byteCount: UInt64)
+        case oversize(offset: UInt64, declaredLength: UInt64)
+        case truncated(offset: UInt64, byteCount: UInt64)
+        case gap(offset: UInt64, byteCount: UInt64)
+
+        var offset: UInt64 {
+            switch self {
+            case .frame(let offset, _, _), .skip(let offset, _), .oversize(let offset, _),
+                 .truncated(let offset, _), .gap(let offset, _):
+                offset
+            }
+        }
+
+        /// Stream bytes the output accounts for.
+        var byteCount: UInt64 {
+            switch self {
+            case .frame(_, let length, _): UInt64(length)
+            case .oversize: 1
+            case .skip(_, let count), .truncated(_, let count), .gap(_, let count): count
+            }
+        }
+    }
+
+    private(set) var outputs: [Output] = []
+    private(set) var failures: [FuzzFailure] = []
+    /// Most bytes the decoder held at once.
+    private(set) var peakBuffered = 0
+
+    init(_ input: DecoderInput) {
+        let format = input.format
+        let segments = input.segments
+        var decoder = FrameDecoder(format: format)
+        var fed = 0
+        var streamOffset: UInt64 = 0
+        var segmentIndex = 0
+
+        func receive(_ output: FrameDecoderOutput) {
+            switch output {
+            case .frame(let frame):
+                outputs.append(.frame(offset: frame.offset, length: frame.bytes.count, crcOK: frame.crcOK))
+                check(frame)
+            case .skip(let offset, let count): outputs.append(.skip(offset: offset, byteCount: count))
+            case .oversize(let offset, let declared): outputs.append(.oversize(offset: offset, declaredLength: declared))
+            case .truncated(let offset, let count): outputs.append(.truncated(offset: offset, byteCount: count))
+            case .gap(let offset, let count): outputs.append(.gap(offset: offset, byteCount: count))
+            }
+        }
+
+        func check(_ frame: Frame) {
+            if frame.headerLength != format.headerLength {
+                fail(.frameBytes, "frame at \(frame.offset) has headerLength \(frame.headerLength), format's is \(format.headerLength)")
+            }
+            // Frames arrive in order, so the segment holding this one is at or after the current.
+            var index = segmentIndex
+            while index < segments.count - 1, segments[index].offset + UInt64(segments[index].range.count) <= frame.offset {
+                index += 1
+            }
+            let segment = segments[index]
+            guard frame.offset >= segment.offset,
+                  frame.offset - segment.offset + UInt64(frame.bytes.count) <= UInt64(segment.range.count)
+            else {
+                fail(.frameBytes, "frame at \(frame.offset), \(frame.bytes.count) bytes, is not within captured bytes")
+                return
+            }
+            let start = segment.range.lowerBound + Int(frame.offset - segment.offset)
+            if !frame.bytes.elementsEqual(input.bytes[start..<(start + frame.bytes.count)]) {
+                fail(.frameBytes, "frame at \(frame.offset), \(frame.bytes.count) bytes, differs from the input bytes there")
+            }
+        }
+
+        func fail(_ property: FuzzFailure.Property, _ detail: String) {
+            if failures.count < 8 { failures.append(FuzzFailure(property, detail)) }
+        }
+
+        func checkState(after call: String, limit: Int) {
+            peakBuffered = max(peakBuffered, decoder.bufferedByteCount)
+            if decoder.bufferedByteCount > limit {
+                fail(.memory, "after \(call) at stream offset \(streamOffset): bufferedByteCount \(decoder.bufferedByteCount) > \(limit)")
+            }
+            if decoder.streamOffset != streamOffset {
+                fail(.streamOffset, "after \(call): streamOffset \(decoder.streamOffset), expected \(streamOffset)")
+            }
+        }
+
+        input.bytes.withUnsafeBytes { all in
+            for piece in input.pieces {
+                switch piece {
+                case .chunk(let count):
+                    let chunk = UnsafeRawBufferPointer(rebasing: all[fed..<(fed + count)])
+                    decoder.process(chunk, receive)
+                    fed += count
+                    streamOffset &+= UInt64(count)
+                    let (limit, overflow) = format.maxFrameLength.addingReportingOverflow(count)
+                    checkState(after: "a \(count)-byte chunk", limit: overflow ? .max : limit)
+                case .gap(let count):
+                    decoder.noteGap(byteCount: count, receive)
+                    streamOffset &+= count
+                    segmentIndex += 1
+                    checkState(after: "a \(count)-byte gap", limit: 0)
+                }
+            }
+        }
+        decoder.finish(receive)
+        checkState(after: "finish", limit: 0)
+    }
+}

@@ -1,0 +1,53 @@
+import FrameCodec
+import Testing
+@testable import FrameFuzzing
+
+struct FuzzCampaignTests {
+    /// A short campaign over every preset and random layouts finds nothing. Large cases are
+    /// left to `framedump fuzz`; this keeps the suite fast.
+    @Test func smallCasesOfEveryLayoutPass() {
+        var fuzzer = FrameFuzzer(layouts: FrameFormat.presets.map { .format($0) } + [.random], seed: 2024)
+        var checked = 0
+        while checked < 30 {
+            let fuzzCase = fuzzer.nextCase()
+            guard fuzzCase.approximateByteCount < 2048 else { continue }
+            #expect(fuzzCase.check() == [], "case seed \(fuzzCase.seed), format \(fuzzCase.format.name)")
+            checked += 1
+        }
+    }
+
+    @Test func aCaseSeedRegeneratesTheCase() {
+        let fuzzer = FrameFuzzer(layouts: [.format(.h12)], seed: 99)
+        let seed = fuzzer.caseSeed(17)
+        #expect(FuzzCase(seed: seed, format: .h12).decoderInput == FuzzCase(seed: seed, format: .h12).decoderInput)
+        var again = FrameFuzzer(layouts: [.format(.h12)], seed: seed)
+        #expect(again.nextCase().decoderInput == FuzzCase(seed: seed, format: .h12).decoderInput)
+    }
+
+    @Test func anOverLongLengthIsPromisedAsOversize() throws {
+        let fuzzCase = FuzzCase(
+            seed: 0,
+            format: .h12,
+            frames: [.init(fields: [:], body: [1, 2]), .init(fields: [:], body: [3])],
+            damage: [.declareLength(frame: 0, value: 0xFFFF_FFFF)],
+            chunking: .bytewise
+        )
+        let rendered = try fuzzCase.render()
+        #expect(rendered.effects == [.oversize(offset: 0, declaredLength: 0xFFFF_FFFF)])
+        #expect(rendered.intactFrames.map(\.offset) == [UInt64(FrameFormat.h12.headerLength + 2)])
+        #expect(fuzzCase.check() == [])
+    }
+
+    @Test func inputMinimizationKeepsOnlyWhatFails() {
+        let input = DecoderInput(
+            format: .u16,
+            bytes: Array(0..<200),
+            pieces: [.chunk(50), .gap(3), .chunk(100), .chunk(50)]
+        )
+        let minimized = input.minimized { candidate in
+            candidate.bytes.contains(0x42) && candidate.pieces.contains { if case .gap = $0 { true } else { false } }
+        }
+        #expect(minimized.bytes == [0x42])
+        #expect(minimized.pieces == [.gap(1), .chunk(1)])
+    }
+}
