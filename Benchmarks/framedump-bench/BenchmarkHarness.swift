@@ -11,9 +11,11 @@ struct BenchmarkOptions: Sendable {
     /// Only rows whose name contains this text (case-insensitive) run; `nil` runs all.
     var filter: String?
     /// Timed repetitions per row, after one warm-up; the table shows their median, min and max.
-    var repetitions = 7
+    var repetitions = 21
     /// Wall time one repetition aims for, in nanoseconds; the harness picks the iteration count.
-    var repetitionTarget: UInt64 = 200_000_000
+    /// Many short repetitions, interleaved across rows, give steadier medians and ratios on a
+    /// shared machine than a few long ones: each long one is interrupted by other processes.
+    var repetitionTarget: UInt64 = 20_000_000
 
     /// Picks a size for the mode: `full` normally, `quick` under `--quick`.
     func size(_ full: Int, quick quickSize: Int) -> Int { quick ? quickSize : full }

@@ -55,6 +55,10 @@ public enum HexDump {
     /// Not read: `hexdump` without `-C` and `od -x`, which print 16-bit words in host byte order,
     /// and `xxd -e` (little-endian groups); elided NSData descriptions (`...`) are an error.
     ///
+    /// A leading byte order mark is skipped (columns are counted after it). In messages, a
+    /// character that prints as nothing or as a space — a no-break space pasted from a web page,
+    /// a control byte — is shown as its escape, e.g. `got '\u{a0}'`.
+    ///
     /// Runs in time linear in the text plus the output.
     ///
     /// - Parameters:

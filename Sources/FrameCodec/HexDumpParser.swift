@@ -31,7 +31,8 @@ struct HexDumpParser {
     }
 
     mutating func run() throws(HexDumpError) -> [UInt8] {
-        var position = 0
+        // A byte order mark (Windows editors save one) is invisible: columns start after it.
+        var position = matches("\u{FEFF}", at: 0, end: text.count) ? 3 : 0
         while position < text.count {
             lineNumber += 1
             lineStart = position
@@ -170,14 +171,24 @@ struct HexDumpParser {
         }
     }
 
-    /// The character at `index` for messages, or a description of a control byte.
+    /// The character at `index` for messages; a character that would print as nothing or as a
+    /// space (a control byte, a no-break space pasted from a web page, a byte order mark, the
+    /// replacement for bytes that are not UTF-8) as its `\u{…}` escape, so the message shows what
+    /// is there.
     func character(at index: Int) -> String {
         let byte = text[index]
         if byte == DumpByte.tab { return "\\t" }
         if byte < 0x20 || byte == 0x7F { return "\\u{\(String(byte, radix: 16))}" }
         var end = index + 1
         while end < text.count, end - index < 4, text[end] & 0xC0 == 0x80 { end += 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: text[index..<end]), as: UTF8.self)
+        let character = String(decoding: UnsafeBufferPointer(rebasing: text[index..<end]), as: UTF8.self)
+        guard let scalar = character.unicodeScalars.first, !scalar.isASCII else { return character }
+        switch scalar.properties.generalCategory {
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format, .privateUse, .unassigned, .surrogate:
+            return "\\u{\(String(scalar.value, radix: 16))}"
+        default:
+            return scalar == "\u{FFFD}" ? "\\u{fffd}" : character
+        }
     }
 
     /// 1-based column of byte `offset` on the current line, counted in Unicode scalars.

@@ -6,9 +6,9 @@ extension FuzzCase {
     /// About a third of the cases are clean streams (the round trip must be exact); the rest
     /// carry one to three damage steps. The format's max frame length is sometimes lowered
     /// (same layout, small limit) so length limits and buffered-memory bounds are hit with
-    /// small inputs. Bodies are mostly small, sometimes up to 1 MiB; the stream stays under
-    /// about 2 MiB.
-    public init(seed: UInt64, format baseFormat: FrameFormat) {
+    /// small inputs. Bodies are mostly small, sometimes up to 1 MiB; the frames stay within
+    /// `byteBudget` bytes (2 MiB by default) plus one frame.
+    public init(seed: UInt64, format baseFormat: FrameFormat, byteBudget: Int = 2 << 20) {
         var random = FuzzRandom(seed: seed)
         let format = Self.limitVariant(of: baseFormat, &random)
         let layout = ReferenceLayout(format)
@@ -19,8 +19,8 @@ extension FuzzCase {
         var frames: [GeneratedFrame] = []
         let frameCount = random.chance(1, in: 8) ? Int.random(in: 0...400, using: &random) : Int.random(in: 0...12, using: &random)
         var total = 0
-        for _ in 0..<frameCount where total < 2 << 20 {
-            let frame = Self.frame(layout, bodies: bodies, budget: (2 << 20) - total, avoidMagic: magicFree, &random)
+        for _ in 0..<frameCount where total < byteBudget {
+            let frame = Self.frame(layout, bodies: bodies, budget: byteBudget - total, avoidMagic: magicFree, &random)
             total += layout.headerLength + frame.body.count
             frames.append(frame)
         }

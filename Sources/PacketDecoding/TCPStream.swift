@@ -86,7 +86,10 @@ struct TCPStream {
             statistics.ignoredBytes += payloadBeyond
             missing -= beyond - payloadBeyond
             payload = UnsafeRawBufferPointer(rebasing: payload[..<(payload.count - Int(payloadBeyond))])
-            last = max(first, finOffset)
+            // A segment wholly after the FIN leaves an empty range at the FIN, so it cannot move
+            // `highestEnd` past it (found by the packet-path fuzz target).
+            first = min(first, finOffset)
+            last = finOffset
         }
         highestEnd = max(highestEnd, last)
         if first < next {

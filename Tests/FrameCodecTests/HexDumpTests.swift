@@ -214,6 +214,12 @@ struct HexDumpFormTests {
         #expect(try HexDump.parse(wrapped) == fefdFrame)
     }
 
+    @Test func byteOrderMarkIsSkipped() throws {
+        #expect(try HexDump.parse("\u{FEFF}fefd00f9") == [0xFE, 0xFD, 0x00, 0xF9])
+        #expect(try HexDump.parse("\u{FEFF}00000000: fefd 00f9  ....") == [0xFE, 0xFD, 0x00, 0xF9])
+        #expect(try HexDump.parse("\u{FEFF}") == [])
+    }
+
     @Test func emptyInput() throws {
         #expect(try HexDump.parse("") == [])
         #expect(try HexDump.parse(" \n\t\n\r\n") == [])
@@ -339,6 +345,14 @@ struct HexDumpErrorTests {
         ("[0xfefd, 0x00]", 1, 2, "only literal"),
         ("[0xfeg]", 1, 6, "got 'g'"),
         ("0xfefd0", 1, 3, "even number"),
+        // Characters that print as a space or as nothing are named by their escape.
+        ("fefd\u{00A0}00f9", 1, 5, "got '\\u{a0}'"),
+        ("fefd 00f9\u{200B}", 1, 10, "got '\\u{200b}'"),
+        ("fe fd\n\u{FEFF}00", 2, 1, "got '\\u{feff}'"),
+        ("00000000: fefd\u{3000}00f9  ....", 1, 15, "got '\\u{3000}'"),
+        ("fefd\u{FFFD}", 1, 5, "got '\\u{fffd}'"),
+        // A leading byte order mark is skipped, and columns are counted after it.
+        ("\u{FEFF}fefd zz", 1, 6, "got 'z'"),
     ])
     func reportsLineColumnAndExpectation(text: String, line: Int, column: Int, words: String) {
         let error = error(text)

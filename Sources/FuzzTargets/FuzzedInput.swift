@@ -1,0 +1,44 @@
+/// Reads structured choices off the front of a libFuzzer input, like LLVM's
+/// `FuzzedDataProvider`: each call consumes a few bytes, and an exhausted input reads as
+/// zeros, so every input is valid and small mutations make small changes.
+struct FuzzedInput {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+
+    init(_ data: UnsafePointer<UInt8>, _ size: Int) {
+        bytes = UnsafeBufferPointer(start: data, count: size)
+    }
+
+    var isEmpty: Bool { position >= bytes.count }
+
+    mutating func byte() -> UInt8 {
+        guard position < bytes.count else { return 0 }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    /// An integer of `width` bytes, big-endian.
+    mutating func integer(width: Int) -> UInt64 {
+        (0..<width).reduce(0) { value, _ in value << 8 | UInt64(byte()) }
+    }
+
+    /// A value in `range`, from as few bytes as the range needs.
+    mutating func value(in range: ClosedRange<Int>) -> Int {
+        let span = UInt64(range.upperBound - range.lowerBound)
+        guard span > 0 else { return range.lowerBound }
+        let width = (64 - span.leadingZeroBitCount + 7) / 8
+        return range.lowerBound + Int(integer(width: width) % (span + 1))
+    }
+
+    /// The next `count` bytes (fewer when the input ends).
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        let end = min(bytes.count, position + max(0, count))
+        defer { position = end }
+        return Array(bytes[min(position, end)..<end])
+    }
+
+    /// Everything not read yet.
+    mutating func rest() -> [UInt8] {
+        bytes(bytes.count - position)
+    }
+}

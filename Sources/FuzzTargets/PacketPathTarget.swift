@@ -1,0 +1,176 @@
+import FrameCodec
+import PacketDecoding
+
+/// libFuzzer target: the capture path below the CLI — link layer, IPv4/IPv6 (with fragment
+/// reassembly), TCP header parsing, TCP reassembly under tight limits, and a frame decoder on
+/// every direction — ending with the parser's and the reassembler's `finish`.
+///
+/// Input: a mode byte, then packet records until the input ends. In raw mode a record is a
+/// captured packet of the chosen link type; in segment mode it describes a TCP segment (one
+/// of four connections, either direction, flags, a sequence number near the expected one,
+/// payload, bytes cut by the snaplen) that the harness wraps in Ethernet or raw IPv4, so the
+/// fuzzer spends its time on reassembly rather than on finding valid headers.
+///
+/// Checked: for each direction, data and gap events tile the stream from offset 0, a close
+/// comes at the end of what was delivered and nothing follows it; every connection opens
+/// once and closes once; out-of-order memory stays within its limit; after `finish` nothing
+/// is held and every decoder's stream offset matches what it was fed.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    var input = FuzzedInput(data, size)
+    let mode = input.byte()
+    let segmentMode = mode & 8 != 0
+    let linkTypes: [LinkType] = [.ethernet, .raw, .null, .loop, .linuxSLL, .linuxSLL2, .ipv4, .ipv6]
+    let linkType = segmentMode ? (mode & 16 == 0 ? .ethernet : .raw) : linkTypes[Int(mode & 7)]
+    var parser = PacketParser(linkType: linkType)
+    let limits = ReassemblyLimits(
+        maxOutOfOrderBytesPerDirection: 2048,
+        maxOutOfOrderBytesTotal: 4096,
+        maxConnections: 3,
+        idleTimeoutNanoseconds: 1_000_000_000
+    )
+    var reassembler = TCPReassembler(limits: limits)
+    var checker = EventChecker()
+    var builder = SegmentBuilder()
+    var time: Int64 = 1_000_000_000
+
+    while !input.isEmpty {
+        let step = input.byte()
+        time += step == 0xFF ? 5_000_000_000 : Int64(step) * 1_000_000
+        let packet: [UInt8]
+        let wireLength: Int
+        if segmentMode {
+            (packet, wireLength) = builder.next(&input, ethernet: linkType == .ethernet)
+        } else {
+            packet = input.bytes(input.value(in: 0...1600))
+            wireLength = packet.count + Int(input.byte() & 0x3F)
+        }
+        packet.withUnsafeBytes { bytes in
+            if case .segment(let segment) = parser.parse(bytes, wireLength: wireLength, timestamp: Timestamp(nanoseconds: time)) {
+                reassembler.process(segment, at: Timestamp(nanoseconds: time)) { checker.receive($0) }
+            }
+        }
+        if reassembler.outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal {
+            fatalError("out-of-order bytes held \(reassembler.outOfOrderBytesHeld) > limit \(limits.maxOutOfOrderBytesTotal)")
+        }
+        _ = parser.takeDefragmentationDrops()
+    }
+    parser.finish()
+    reassembler.finish { checker.receive($0) }
+    checker.finish()
+    guard reassembler.outOfOrderBytesHeld == 0, reassembler.trackedConnectionCount == 0 else {
+        fatalError("after finish: \(reassembler.outOfOrderBytesHeld) out-of-order bytes held, \(reassembler.trackedConnectionCount) connections tracked")
+    }
+    return 0
+}
+
+/// Checks the reassembler's event sequence and feeds each direction to a frame decoder.
+private struct EventChecker {
+    private struct Direction {
+        var cursor: UInt64 = 0
+        var closed = false
+        var decoder = FrameDecoder(format: .fefd)
+    }
+
+    private var open: [Int: [Direction]] = [:]
+    private var closed = Set<Int>()
+    private var lastOpened = 0
+
+    mutating func receive(_ event: ReassemblyEvent) {
+        switch event {
+        case .connectionOpened(let connection, _, _, _):
+            guard connection > lastOpened, open[connection] == nil, !closed.contains(connection) else {
+                fatalError("connection \(connection) opened again or out of order (last opened \(lastOpened))")
+            }
+            lastOpened = connection
+            open[connection] = [Direction(), Direction()]
+        case .data(let connection, let direction, let offset, let bytes):
+            update(connection, direction, "data at \(offset)") { stream in
+                guard offset == stream.cursor, !stream.closed, bytes.count > 0 else {
+                    fatalError("\(bytes.count) data bytes at \(offset), stream at \(stream.cursor), closed \(stream.closed)")
+                }
+                stream.cursor += UInt64(bytes.count)
+                stream.decoder.process(bytes) { _ in }
+            }
+        case .gap(let connection, let direction, let offset, let length, _):
+            update(connection, direction, "gap at \(offset)") { stream in
+                guard offset == stream.cursor, !stream.closed, length > 0 else {
+                    fatalError("gap of \(length) at \(offset), stream at \(stream.cursor), closed \(stream.closed)")
+                }
+                stream.cursor += length
+                stream.decoder.noteGap(byteCount: length) { _ in }
+            }
+        case .directionClosed(let connection, let direction, let offset, _):
+            update(connection, direction, "close at \(offset)") { stream in
+                guard offset == stream.cursor, !stream.closed else {
+                    fatalError("direction closed at \(offset), stream at \(stream.cursor), closed before: \(stream.closed)")
+                }
+                stream.closed = true
+            }
+        case .connectionClosed(let summary, _):
+            let connection = summary.connection
+            guard var directions = open.removeValue(forKey: connection) else {
+                fatalError("connection \(connection) closed but not open")
+            }
+            for index in directions.indices {
+                directions[index].decoder.finish { _ in }
+                guard directions[index].decoder.streamOffset == directions[index].cursor else {
+                    fatalError("decoder at \(directions[index].decoder.streamOffset), stream at \(directions[index].cursor)")
+                }
+            }
+            closed.insert(connection)
+        case .limitHit(_, let connection, _):
+            guard open[connection] != nil else { fatalError("limit hit for connection \(connection), which is not open") }
+        }
+    }
+
+    private mutating func update(_ connection: Int, _ direction: StreamDirection, _ what: String, _ body: (inout Direction) -> Void) {
+        guard open[connection] != nil else { fatalError("\(what) for connection \(connection), which is not open") }
+        body(&open[connection]![direction.rawValue])
+    }
+
+    func finish() {
+        guard open.isEmpty else { fatalError("connections \(open.keys.sorted()) never closed") }
+    }
+}
+
+/// Wraps input-described TCP segments in IPv4 (and Ethernet) headers.
+private struct SegmentBuilder {
+    /// Next sequence number per connection (4) and direction (2), from an input ISN.
+    private var next: [UInt32?] = Array(repeating: nil, count: 8)
+
+    mutating func next(_ input: inout FuzzedInput, ethernet: Bool) -> (packet: [UInt8], wireLength: Int) {
+        let selector = input.byte()
+        let connection = Int(selector & 3)
+        let reverse = selector & 4 != 0
+        let flags = input.byte()
+        let slot = connection * 2 + (reverse ? 1 : 0)
+        let base = next[slot] ?? UInt32(truncatingIfNeeded: input.integer(width: 4))
+        // Mostly in order; sometimes behind (retransmission, overlap) or ahead (out of order).
+        let shift = selector & 0x80 != 0 ? Int32(Int16(bitPattern: UInt16(input.integer(width: 2)))) : 0
+        let sequence = base &+ UInt32(bitPattern: shift)
+        let acknowledgment = (next[slot ^ 1] ?? 0) &+ UInt32(bitPattern: Int32(Int8(bitPattern: input.byte())))
+        let payload = input.bytes(input.value(in: 0...300))
+        let cut = Int(input.byte() & 0x1F) % (payload.count + 1)
+        let advance = payload.count + (flags & 0x03 != 0 ? 1 : 0)  // SYN and FIN take a sequence number
+        if shift == 0 { next[slot] = sequence &+ UInt32(advance) } else if next[slot] == nil { next[slot] = base }
+
+        let client: [UInt8] = [10, 0, 0, 1], server: [UInt8] = [10, 0, 0, 2]
+        let clientPort = UInt16(40000 + connection), serverPort: UInt16 = 443
+        let (source, destination) = reverse ? (server, client) : (client, server)
+        let (sourcePort, destinationPort) = reverse ? (serverPort, clientPort) : (clientPort, serverPort)
+        let totalLength = 20 + 20 + payload.count
+        var packet: [UInt8] = ethernet ? [2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00] : []
+        packet += [0x45, 0, UInt8(totalLength >> 8), UInt8(totalLength & 0xFF), 0, 1, 0x40, 0, 64, 6, 0, 0]
+        packet += source + destination
+        packet += [UInt8(sourcePort >> 8), UInt8(sourcePort & 0xFF), UInt8(destinationPort >> 8), UInt8(destinationPort & 0xFF)]
+        for value in [sequence, acknowledgment] {
+            packet += [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+        }
+        packet += [0x50, flags, 0xFF, 0xFF, 0, 0, 0, 0]
+        packet += payload
+        let wireLength = packet.count
+        packet.removeLast(cut)
+        return (packet, wireLength)
+    }
+}

@@ -1,0 +1,28 @@
+import FrameCodec
+import FrameFuzzing
+
+/// libFuzzer target: the `--format` spec parser.
+///
+/// Any text must either parse or fail with a column inside the text (or just past its end);
+/// a layout that parses must be one the decoder handles: a small generated case over it (a
+/// few frames, damage, odd chunking) must pass FrameFuzzing's checks.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSpecParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let format: FrameFormat
+    do {
+        format = try FrameFormat(nameOrSpec: text)
+    } catch {
+        guard (1...(text.utf8.count + 1)).contains(error.column) else {
+            fatalError("error column \(error.column) outside 1...\(text.utf8.count + 1) for \(text.debugDescription)")
+        }
+        return 0
+    }
+    guard format.headerLength <= 4096 else { return 0 }
+    let seed = UInt64(truncatingIfNeeded: text.hashValue)
+    let failures = FuzzCase(seed: seed, format: format, byteBudget: 2048).check()
+    if let failure = failures.first {
+        fatalError("spec \(text.debugDescription), case seed \(seed): \(failure)")
+    }
+    return 0
+}
