@@ -89,7 +89,9 @@ import Testing
             let offset = record["offset"] as? Int ?? -1, length = record["length"] as? Int ?? -1
             #expect(offset == position, "\(label): record at \(offset), expected one at \(position)")
             switch record["type"] as? String {
-            case "frame": position = offset + directionHeader + length
+            case "frame":
+                #expect(record["frame_length"] as? Int == directionHeader + length, "\(label): frame_length at \(offset)")
+                position = offset + (record["frame_length"] as? Int ?? -1)
             case "oversize": position = offset + 1
             default: position = offset + length
             }
