@@ -43,6 +43,11 @@ struct DecoderRun {
         var fed = 0
         var streamOffset: UInt64 = 0
         var segmentIndex = 0
+        // Between calls a decoder holds only what it cannot judge yet: part of a header, or
+        // part of a frame no longer than the limit. (Within a call it may hold one chunk more;
+        // "max frame length + chunk" is the looser bound the contract states.) A layout whose
+        // header is longer than its max frame length needs a whole header to reject one.
+        let heldLimit = max(format.headerLength, format.maxFrameLength) - 1
 
         func receive(_ output: FrameDecoderOutput) {
             switch output {
@@ -100,8 +105,7 @@ struct DecoderRun {
                     decoder.process(chunk, receive)
                     fed += count
                     streamOffset &+= UInt64(count)
-                    let (limit, overflow) = format.maxFrameLength.addingReportingOverflow(count)
-                    checkState(after: "a \(count)-byte chunk", limit: overflow ? .max : limit)
+                    checkState(after: "a \(count)-byte chunk", limit: heldLimit)
                 case .gap(let count):
                     decoder.noteGap(byteCount: count, receive)
                     streamOffset &+= count

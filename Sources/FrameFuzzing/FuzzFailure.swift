@@ -9,7 +9,9 @@ public struct FuzzFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case frameBytes
         /// Outputs differ from the reference model's (frames, skips, oversize, truncated).
         case reference
-        /// `bufferedByteCount` above max frame length + chunk, or not zero after a gap or finish.
+        /// `bufferedByteCount`, after a chunk, at or above the larger of the max frame length and
+        /// the header length (bytes a decoder could already have judged), or not zero after a
+        /// gap or finish.
         case memory
         /// `streamOffset` differs from the bytes and gaps fed.
         case streamOffset

@@ -61,4 +61,24 @@ struct DecoderOracleTests {
         wrong[1] = .gap(offset: 5, byteCount: 6)
         #expect(DecoderOracle.tilingFailure(wrong, gapped)?.property == .accounting)
     }
+
+    /// fuzz-out/frame-decoder/crash-d61a7b81…: a layout whose 10-byte header exceeds its 4-byte
+    /// max frame length. The decoder must hold a whole header to reject it, so the memory bound
+    /// is the larger of the two (the oracle first used max frame length + chunk, and flagged
+    /// 9 bytes held after the last, 3-byte chunk).
+    @Test func aHeaderLongerThanTheLimitMayBeHeldWhole() throws {
+        let format = try FrameFormat(
+            name: "fuzzed",
+            fields: [
+                HeaderField(name: "len", width: 1, byteOrder: .littleEndian, role: .length),
+                HeaderField(name: "f1", width: 1),
+                HeaderField(name: "f2", width: 2),
+                HeaderField(name: "f3", width: 6, byteOrder: .littleEndian, expected: 0x0302_0000_0000...0x0302_0000_0000),
+            ],
+            maxFrameLength: 4
+        )
+        let bytes: [UInt8] = [0, 0, 0, 0, 0xF7, 0, 0, 0xFF, 0x55, 0, 0, 0, 0, 0, 0, 0]
+        let input = DecoderInput(format: format, bytes: bytes, pieces: [.chunk(6), .chunk(7), .chunk(3)])
+        #expect(DecoderOracle.check(input) == [])
+    }
 }

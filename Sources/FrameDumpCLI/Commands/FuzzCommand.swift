@@ -20,9 +20,9 @@ enum FuzzCommand: Command {
         encoded frames come back at their offsets; or first damages it (bit flips, inserted
         garbage and abandoned headers, deleted bytes, gaps, truncation, lengths over the
         limit, corrupted checksums) and checks that every byte is accounted for once, the
-        output matches a slow reference model, buffered bytes stay within the max frame
-        length plus one chunk, and frames after the damage and the next intact magic are
-        recovered.
+        output matches a slow reference model, the bytes held between chunks stay below the
+        max frame length (or the header length, if longer), and frames after the damage and
+        the next intact magic are recovered.
 
         Without --format: every preset and random layouts, in turn. A failure prints the
         case seed, a command that reproduces it and a minimized input in hex; the run stops
