@@ -22,7 +22,11 @@ import PacketDecoding
 /// detected in the capture; until there is one it waits, holding its bytes (at most
 /// ``maxWaitingBytes`` over all directions), and its frames are rendered when one is found, with
 /// their own timestamps. If no direction fits a preset, decode fails as for a hex dump.
-final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
+///
+/// A struct, held in a local and mutated in place: exclusive access to its state is then proven
+/// at compile time, where as a class every event and frame paid the runtime's checks
+/// (`swift_beginAccess`) on its stored properties.
+struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
     /// Bytes that directions waiting for a format may hold, over all of them, before decode gives
     /// up and asks for `--format`.
     static var maxWaitingBytes: Int { 1 << 20 }
@@ -79,7 +83,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     ///   - time: The capture time of the packet it came from.
     /// - Throws: ``OutputError``; ``CommandFailure`` (exit 1) when directions waiting for a format
     ///   hold more than ``maxWaitingBytes``.
-    func consume(_ event: CaptureEvent, at time: Timestamp) throws {
+    mutating func consume(_ event: CaptureEvent, at time: Timestamp) throws {
         guard !reachedFrameLimit else { return }
         switch event {
         case .stream(let event):
@@ -97,7 +101,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         }
     }
 
-    private func consume(_ event: ReassemblyEvent, at time: Timestamp) throws {
+    private mutating func consume(_ event: ReassemblyEvent, at time: Timestamp) throws {
         switch event {
         case .connectionOpened(let number, let client, let server, _):
             let connection = ConnectionFraming(number: number, client: client, server: server)
@@ -153,7 +157,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     ///
     /// - Throws: ``CommandFailure`` (exit 1) when streams had data but no format could be
     ///   detected; ``OutputError``.
-    func finish() throws {
+    mutating func finish() throws {
         if !waiting.isEmpty {
             guard defaultFormat != nil else { throw noFormatFailure(waiting[0]) }
             try resolveWaiting()
@@ -172,7 +176,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         try output.flush()
     }
 
-    private func emit(_ decoded: FrameDecoderOutput, from stream: DirectionFraming) throws {
+    private mutating func emit(_ decoded: FrameDecoderOutput, from stream: DirectionFraming) throws {
         guard !reachedFrameLimit else { return }
         summary.count(decoded)
         if keepsTotals { stream.totals.count(decoded, commandField: stream.commandField) }
@@ -182,7 +186,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// The end of a direction (its FIN, or the connection's close): the decoder reports its
     /// unfinished tail and is released. A direction still deciding its format decides now.
-    private func end(_ stream: DirectionFraming, at time: Timestamp) throws {
+    private mutating func end(_ stream: DirectionFraming, at time: Timestamp) throws {
         guard !stream.isFinished else { return }
         if stream.decoder != nil {
             try stream.decoder!.finish { try emit($0, from: stream) }
@@ -201,7 +205,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// Chooses `stream`'s format from its held bytes and replays them; or, when they fit no
     /// preset and no format is known yet, puts the stream on the waiting list.
-    private func detect(_ stream: DirectionFraming) throws {
+    private mutating func detect(_ stream: DirectionFraming) throws {
         if let format = FrameFormat.detect(stream.heldDataPrefix) {
             let index: Int
             if let known = formats.firstIndex(of: format) {
@@ -229,7 +233,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     }
 
     /// Decodes the waiting directions with the default format, in the order they started waiting.
-    private func resolveWaiting() throws {
+    private mutating func resolveWaiting() throws {
         guard let defaultFormat else { return }
         let resolved = waiting
         waiting.removeAll()
@@ -243,7 +247,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// Gives `stream` the format at `index` and feeds its decoder everything held, each input
     /// labelled with the time of the packet it came in.
-    private func replay(_ stream: DirectionFraming, with index: Int) throws {
+    private mutating func replay(_ stream: DirectionFraming, with index: Int) throws {
         use(index, for: stream)
         let held = stream.held
         stream.held.removeAll()
@@ -261,7 +265,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         }
     }
 
-    private func use(_ index: Int, for stream: DirectionFraming) {
+    private mutating func use(_ index: Int, for stream: DirectionFraming) {
         let format = formats[index]
         stream.formatIndex = index
         stream.decoder = FrameDecoder(format: format)
@@ -269,7 +273,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         stream.totals.format = format
     }
 
-    private func register(_ format: FrameFormat) -> Int {
+    private mutating func register(_ format: FrameFormat) -> Int {
         formats.append(format)
         let index = renderer.add(format)
         assert(index == formats.count - 1)
@@ -277,7 +281,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     }
 
     /// Says on standard error, the first time only, that a stream fit no preset.
-    private func noteUndetected(_ stream: DirectionFraming) {
+    private mutating func noteUndetected(_ stream: DirectionFraming) {
         guard stream.heldByteCount > 0, let defaultFormat else { return }
         undetectedStreams += 1
         if undetectedStreams == 1 {
