@@ -36,6 +36,7 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     private var pendingStreamEnded = false
     /// Called once with the detected format (not when the format was given).
     private let detected: (FrameFormat) -> Void
+    private let maxFrameLength: Int?
     /// What has been decoded so far.
     private(set) var summary = DecodeSummary()
     /// Sees every frame and event after it is rendered, with its stream: `listen --respond`
@@ -47,15 +48,19 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     ///   - output: where renderings are appended; flushed a block at a time.
     ///   - makeRenderer: builds the renderer once the format is known.
     ///   - detected: told which format detection chose.
+    ///   - maxFrameLength: replaces the format's max frame length (given or detected), in bytes;
+    ///     `nil` keeps it (`--max-frame-length`).
     init(
         format: FrameFormat?,
         output: OutputStream,
         makeRenderer: @escaping (FrameFormat) -> Renderer,
-        detected: @escaping (FrameFormat) -> Void
+        detected: @escaping (FrameFormat) -> Void,
+        maxFrameLength: Int? = nil
     ) {
         self.makeRenderer = makeRenderer
         self.output = output
         self.detected = detected
+        self.maxFrameLength = maxFrameLength
         if let format { use(format) }
     }
 
@@ -105,6 +110,8 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     }
 
     private func use(_ format: FrameFormat) {
+        var format = format
+        if let maxFrameLength { format.maxFrameLength = maxFrameLength }
         self.format = format
         renderer = makeRenderer(format)
     }
