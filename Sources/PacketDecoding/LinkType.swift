@@ -11,7 +11,7 @@ public struct LinkType: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let ethernet = LinkType(rawValue: 1)
     /// DLT_RAW as LINKTYPE_RAW (101); libpcap also maps DLT 12 and 14 to raw IP.
     public static let raw = LinkType(rawValue: 101)
-    /// LINKTYPE_IPV4 (228) and LINKTYPE_IPV6 (229).
+    /// LINKTYPE_IPV4 (228): raw IPv4, no link header.
     public static let ipv4 = LinkType(rawValue: 228)
     /// LINKTYPE_IPV6 (229): raw IPv6, no link header.
     public static let ipv6 = LinkType(rawValue: 229)
@@ -22,8 +22,8 @@ public struct LinkType: RawRepresentable, Sendable, Hashable, CustomStringConver
     /// DLT_LINUX_SLL2: Linux cooked capture v2.
     public static let linuxSLL2 = LinkType(rawValue: 276)
 
-    /// libpcap's DLT name without the `DLT_` prefix (`EN10MB`, `LINUX_SLL`), as `tcpdump -L`
-    /// prints it; `link type N` for values this module does not decode.
+    /// The DLT_ name without its prefix (`EN10MB`), or the bare number for a type without a name
+    /// here (`147`), so that messages can say "link type \(linkType)" either way.
     public var description: String {
         switch self {
         case .null: "NULL"
@@ -34,7 +34,7 @@ public struct LinkType: RawRepresentable, Sendable, Hashable, CustomStringConver
         case .loop: "LOOP"
         case .linuxSLL: "LINUX_SLL"
         case .linuxSLL2: "LINUX_SLL2"
-        default: "link type \(rawValue)"
+        default: "\(rawValue)"
         }
     }
 }
