@@ -70,6 +70,10 @@ public struct FrameDecoder: Sendable {
     private var skipStart: UInt64?
     /// Set after an oversize header or a gap: bad lengths join the skip run until a valid header.
     private var resyncing = false
+    /// Bytes still missing from the frame at `readIndex`, whose header has been read: chunks
+    /// shorter than this are only appended, not re-parsed (a 64 KiB frame arriving in
+    /// segments would otherwise have its header re-read once per segment).
+    private var bytesAwaited = 0
     /// Bytes moved to the buffer's front by compaction so far; tests check it stays linear.
     internal private(set) var bytesMovedByCompaction = 0
 
@@ -101,6 +105,11 @@ public struct FrameDecoder: Sendable {
     public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         reclaimConsumedPrefix()
         chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+        if bytesAwaited > chunk.count {
+            bytesAwaited &-= chunk.count
+            return
+        }
+        bytesAwaited = 0
         try decodeBuffered(receive)
     }
 
@@ -210,7 +219,10 @@ public struct FrameDecoder: Sendable {
                 continue
             }
             resyncing = false
-            guard available >= frameLength else { break }
+            guard available >= frameLength else {
+                bytesAwaited = frameLength &- available
+                break
+            }
             let crcOK: Bool? = layout.checksum.map { Self.checksumMatches(header, frameLength: frameLength, $0, layout) }
             try reportSkip(endingAt: position, receive)
             let start = position
@@ -307,6 +319,7 @@ public struct FrameDecoder: Sendable {
     /// Reports everything still buffered (skip for bytes that cannot start a header, then
     /// truncated) and empties the buffer.
     private mutating func reportTail(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        bytesAwaited = 0
         let storage = buffer
         let end = storage.count
         var position = readIndex

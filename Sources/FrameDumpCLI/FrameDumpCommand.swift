@@ -23,7 +23,7 @@ public enum FrameDumpCommand {
         do {
             try context.output.flush()
         } catch OutputError.failed(let reason) {
-            StandardError.writeLine("framedump: cannot write standard output: \(reason)")
+            StandardError.writeLine("framedump: cannot write output: \(reason)")
             return ExitStatus.badInput.rawValue
         } catch {
             // The reader went away: nothing left to say to it.
@@ -76,6 +76,9 @@ public enum FrameDumpCommand {
             return failure.status
         } catch OutputError.closed {
             return .success
+        } catch OutputError.failed(let reason) {
+            StandardError.writeLine("framedump \(name): cannot write output: \(reason)")
+            return .badInput
         } catch {
             StandardError.writeLine("framedump \(name): \(error)")
             return .badInput

@@ -18,6 +18,8 @@ public struct LinkType: RawRepresentable, Sendable, Hashable, CustomStringConver
     /// DLT_LINUX_SLL2: Linux cooked capture v2.
     public static let linuxSLL2 = LinkType(rawValue: 276)
 
+    /// The DLT_ name without its prefix (`EN10MB`), or the bare number for a type without a name
+    /// here (`147`), so that messages can say "link type \(linkType)" either way.
     public var description: String {
         switch self {
         case .null: "NULL"
@@ -28,7 +30,7 @@ public struct LinkType: RawRepresentable, Sendable, Hashable, CustomStringConver
         case .loop: "LOOP"
         case .linuxSLL: "LINUX_SLL"
         case .linuxSLL2: "LINUX_SLL2"
-        default: "link type \(rawValue)"
+        default: "\(rawValue)"
         }
     }
 }

@@ -89,7 +89,9 @@ import Testing
             let offset = record["offset"] as? Int ?? -1, length = record["length"] as? Int ?? -1
             #expect(offset == position, "\(label): record at \(offset), expected one at \(position)")
             switch record["type"] as? String {
-            case "frame": position = offset + directionHeader + length
+            case "frame":
+                #expect(record["frame_length"] as? Int == directionHeader + length, "\(label): frame_length at \(offset)")
+                position = offset + (record["frame_length"] as? Int ?? -1)
             case "oversize": position = offset + 1
             default: position = offset + length
             }
@@ -170,8 +172,21 @@ import Testing
         #expect(result.status == 2)
         let warnings = result.stderr.split(separator: "\n")
         #expect(warnings.count == 1, "\(result.stderr)")
-        #expect(warnings.first?.contains("link type 147") == true)
-        #expect(warnings.first?.contains("not supported") == true)
+        #expect(warnings.first?.hasPrefix("framedump: <stdin>: link type 147 is not supported; its packets are skipped") == true,
+                "\(result.stderr)")
+    }
+
+    @Test func unreadableCaptureNamesItsPathOnce() throws {
+        // A pcap magic, then the file ends inside its 24-byte header.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-short-\(UUID().uuidString).pcap").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data([0xD4, 0xC3, 0xB2, 0xA1, 2, 0, 4, 0]).write(to: URL(fileURLWithPath: path))
+        for command in ["decode", "streams"] {
+            let result = try FrameDumpProcess.run([command, path])
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("framedump: cannot read capture \(path): truncated dump file"), "\(result.stderr)")
+            #expect(result.stderr.components(separatedBy: path).count == 2, "the path once: \(result.stderr)")
+        }
     }
 
     @Test func truncatedCaptureKeepsWhatWasReadAndExitsTwo() throws {

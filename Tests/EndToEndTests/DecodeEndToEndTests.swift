@@ -47,6 +47,17 @@ import Testing
         #expect(result.status == 2)
     }
 
+    @Test func frameLengthAccountsForFramesWhoseStripPassesTheirEnd() throws {
+        // len:u8 then a 1-byte body: a 2-byte frame whose payload (from byte 10) is empty.
+        let result = try FrameDumpProcess.run(["decode", "--format", "len:u8 ; strip=10", "--json", "-"], input: Data("016162\n".utf8))
+        #expect(result.stdout == """
+        {"type":"frame","offset":0,"length":0,"fields":{"len":1},"payload_hex":"","frame_length":2}
+        {"type":"truncated","offset":2,"length":1}
+
+        """)
+        #expect(result.status == 2)
+    }
+
     @Test func payloadNoneInTextKeepsHeadingsOnly() throws {
         let result = try FrameDumpProcess.run(["decode", "--payload", "none", "--color", "never", "Fixtures/hex/fefd-nsdata.hex"])
         #expect(result.stdout == "frame  offset 0  body 249 bytes  magic=0xfefd len=249\n\n1 frame\n")

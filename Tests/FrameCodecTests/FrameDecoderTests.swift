@@ -332,6 +332,27 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
         #expect(decoder.bytesMovedByCompaction <= input.count)
     }
 
+    @Test func chunksShorterThanTheAwaitedRestAreOnlyAppendedUntilAGapOrFinish() {
+        // A header declaring 1,000 body bytes: the decoder waits for them without re-reading it.
+        let pending: [UInt8] = [0xFE, 0xFD, 0x03, 0xE8]
+        for ending in ["gap", "finish"] {
+            var decoder = FrameDecoder(format: TestFormats.fefd())
+            var outputs: [FrameDecoderOutput] = []
+            decoder.process(pending + [1, 2]) { outputs.append($0) }
+            decoder.process([3]) { outputs.append($0) }
+            #expect(outputs.isEmpty)
+            if ending == "gap" {
+                decoder.noteGap(byteCount: 10) { outputs.append($0) }
+            } else {
+                decoder.finish { outputs.append($0) }
+            }
+            // A whole frame in a chunk far shorter than the 995 bytes that were awaited.
+            decoder.process(fefdFrame([9])) { outputs.append($0) }
+            let start: UInt64 = ending == "gap" ? 17 : 7
+            #expect(outputs.last == .frame(Frame(offset: start, bytes: fefdFrame([9])[...], headerLength: 4, crcOK: nil)), "after \(ending)")
+        }
+    }
+
     // MARK: - Accounting over random inputs
 
     @Test(arguments: propertySeeds)

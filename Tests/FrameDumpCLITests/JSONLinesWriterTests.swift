@@ -9,7 +9,7 @@ import Testing
         let frame = TestFormats.frame(TestFormats.h12, fields: ["ver": 1, "cmd": 3], body: Array("hi".utf8), offset: 40, crcOK: true)
         let crc = CRC32.checksum(Array("hi".utf8))
         #expect(writer.text([.frame(frame)]) == """
-        {"type":"frame","offset":40,"length":2,"fields":{"magic":21930,"ver":1,"cmd":3,"len":2,"crc":\(crc)},"crc_ok":true,"payload_hex":"6869"}
+        {"type":"frame","offset":40,"length":2,"fields":{"magic":21930,"ver":1,"cmd":3,"len":2,"crc":\(crc)},"crc_ok":true,"payload_hex":"6869","frame_length":14}
 
         """)
     }
@@ -17,7 +17,7 @@ import Testing
     @Test func crcOKOnlyForFormatsWithAChecksumAndFalseWhenBad() {
         var writer = JSONLinesWriter(format: TestFormats.h12, includesPayload: false)
         let bad = TestFormats.frame(TestFormats.h12, body: [], crcOK: false)
-        #expect(writer.text([.frame(bad)]).contains(#","crc_ok":false}"#))
+        #expect(writer.text([.frame(bad)]).contains(#","crc_ok":false,"frame_length":12}"#))
         var plain = JSONLinesWriter(format: TestFormats.opaqueLE, includesPayload: true)
         let frame = TestFormats.frame(TestFormats.opaqueLE, body: [0xAB])
         #expect(!plain.text([.frame(frame)]).contains("crc_ok"))
@@ -26,7 +26,7 @@ import Testing
     @Test func opaqueFieldsAreLeftOutAndLittleEndianIsRead() {
         var writer = JSONLinesWriter(format: TestFormats.opaqueLE, includesPayload: true)
         let frame = Frame(offset: 0, bytes: [0xEE, 0xEE, 0x03, 0x00, 0x61, 0x62, 0x63][...], headerLength: 4, crcOK: nil)
-        #expect(writer.text([.frame(frame)]) == #"{"type":"frame","offset":0,"length":3,"fields":{"len":3},"payload_hex":"616263"}"# + "\n")
+        #expect(writer.text([.frame(frame)]) == #"{"type":"frame","offset":0,"length":3,"fields":{"len":3},"payload_hex":"616263","frame_length":7}"# + "\n")
     }
 
     @Test func payloadStartsWhereTheFormatStrips() throws {
@@ -34,7 +34,16 @@ import Testing
         format.payloadOffset = 2
         var writer = JSONLinesWriter(format: format, includesPayload: true)
         let frame = Frame(offset: 0, bytes: [0xEE, 0xEE, 0x01, 0x00, 0x61][...], headerLength: 4, crcOK: nil)
-        #expect(writer.text([.frame(frame)]).hasSuffix(#""length":3,"fields":{"len":1},"payload_hex":"010061"}"# + "\n"))
+        #expect(writer.text([.frame(frame)]).hasSuffix(#""length":3,"fields":{"len":1},"payload_hex":"010061","frame_length":5}"# + "\n"))
+    }
+
+    @Test func frameLengthAccountsForTheFrameWhenStripPassesItsEnd() {
+        var format = TestFormats.opaqueLE
+        format.payloadOffset = 10
+        var writer = JSONLinesWriter(format: format, includesPayload: true)
+        let frame = Frame(offset: 7, bytes: [0xEE, 0xEE, 0x01, 0x00, 0x61][...], headerLength: 4, crcOK: nil)
+        // The payload is empty, yet offset + frame_length is where the next record starts.
+        #expect(writer.text([.frame(frame)]).hasSuffix(#""offset":7,"length":0,"fields":{"len":1},"payload_hex":"","frame_length":5}"# + "\n"))
     }
 
     @Test func eventsCarryOffsetLengthAndDeclared() {

@@ -95,6 +95,13 @@ import Testing
         }
     }
 
+    @Test func descriptionIsTheNameOrTheBareNumber() {
+        #expect("\(LinkType.ethernet)" == "EN10MB")
+        #expect("\(LinkType(rawValue: 12))" == "RAW")
+        // Messages say "link type \(linkType)": an unnamed type must not repeat the words.
+        #expect("link type \(LinkType(rawValue: 147))" == "link type 147")
+    }
+
     @Test func unsupportedLinkTypeIsReportedForEveryPacket() {
         let ieee80211 = LinkType(rawValue: 105)
         #expect(!PacketParser.supports(ieee80211))

@@ -37,7 +37,9 @@ enum CaptureDecoding {
                     arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let source = try CaptureSource(path: path, prefix: prefix)
         if let filter { try source.setFilter(filter) }
-        let outcome = try decode(source, format: format, arguments: arguments, context: context)
+        // From a pipe (`tcpdump -w - | framedump decode -`) frames show as their packet arrives.
+        let outcome = try decode(source, format: format, arguments: arguments, context: context,
+                                 flushesEachPacket: path == "-" && !InputKind.standardInputIsAFile)
         if let error = outcome.statistics?.readError {
             StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(outcome.statistics!.packets) packets before it)")
             return .badInput

@@ -33,7 +33,10 @@ struct CaptureSource {
         do {
             reader = path == "-" ? try PcapReader(prefix: prefix, fileDescriptor: 0) : try PcapReader(path: path)
         } catch {
-            throw CommandFailure(message: "framedump: cannot read capture \(displayName): \(error)", status: .badInput)
+            // libpcap's open messages start with the path already ("x.pcap: No such file or directory").
+            let reason = "\(error)"
+            let detail = reason.hasPrefix("\(path): ") ? String(reason.dropFirst(path.count + 2)) : reason
+            throw CommandFailure(message: "framedump: cannot read capture \(displayName): \(detail)", status: .badInput)
         }
     }
 
@@ -82,7 +85,7 @@ struct CaptureSource {
         let supported = PacketParser.supports(linkType)
         if !supported {
             StandardError.writeLine(
-                "framedump: \(displayName): link type \(linkType.rawValue) is not supported; its packets are skipped "
+                "framedump: \(displayName): link type \(linkType) is not supported; its packets are skipped "
                     + "(supported: NULL, EN10MB, RAW, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6; https://www.tcpdump.org/linktypes.html)")
         }
         var parser = PacketParser(linkType: linkType)

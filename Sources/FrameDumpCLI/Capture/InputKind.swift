@@ -31,6 +31,13 @@ enum InputKind: Equatable {
         return PcapReader.isCaptureFile(prefix: readPrefix(fileDescriptor)) ? .capture(prefix: []) : .hexDump(prefix: [])
     }
 
+    /// Whether standard input is a regular file (`fstat(2)`), rather than a pipe or a terminal
+    /// whose data may arrive while we decode.
+    static var standardInputIsAFile: Bool {
+        var status = stat()
+        return fstat(0, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
     /// Up to 4 bytes from `fileDescriptor`, fewer only at end of input or on an error (which the
     /// reader that follows meets again and reports).
     private static func readPrefix(_ fileDescriptor: Int32) -> [UInt8] {

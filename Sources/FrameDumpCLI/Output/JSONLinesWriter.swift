@@ -7,7 +7,7 @@ import PacketDecoding
 /// Keys appear in this fixed order:
 ///
 /// ```
-/// {"type":"frame","offset":0,"length":249,"fields":{"magic":65277,"len":249},"crc_ok":true,"payload_hex":"7b22…"}
+/// {"type":"frame","offset":0,"length":249,"fields":{"magic":65277,"len":249},"payload_hex":"7b22…","frame_length":253}
 /// {"type":"skip","offset":253,"length":7}
 /// {"type":"oversize","offset":260,"length":1,"declared":4294967295}
 /// {"type":"truncated","offset":261,"length":12}
@@ -19,6 +19,9 @@ import PacketDecoding
 ///   order; opaque fields carry no integer and are left out.
 /// - `crc_ok` is present only when the format has a checksum field.
 /// - `payload_hex` (lower-case hex of the payload) is left out with `--payload none`.
+/// - `frame_length` is the whole frame, header included: `offset + frame_length` is where the
+///   next record starts, whatever `strip=` makes the payload (and so `length`) be. It came after
+///   the other keys were published, so it is last.
 /// - Outputs of labelled streams (captures, sockets) carry `conn`, `src` and `dst` right after
 ///   `type`, and `ts` (RFC 3339, UTC, nanoseconds) when the time is known:
 ///   `{"type":"frame","conn":1,"src":"127.0.0.1:51000","dst":"127.0.0.1:9000","ts":"2024-05-01T12:00:00.123456789Z","offset":0,…}`
@@ -135,6 +138,8 @@ struct JSONLinesWriter: FrameRenderer {
             ByteFormatting.appendHex(payload, to: &buffer)
             buffer.append(UInt8(ascii: "\""))
         }
+        buffer.append(contentsOf: ",\"frame_length\":".utf8)
+        ByteFormatting.appendDecimal(UInt64(frame.bytes.count), to: &buffer)
         buffer.append(contentsOf: "}\n".utf8)
     }
 }
