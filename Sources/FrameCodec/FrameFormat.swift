@@ -55,6 +55,14 @@ public struct HeaderField: Sendable, Hashable {
     /// resync then advances one byte at a time.
     public var expected: ClosedRange<UInt64>?
 
+    /// A header field; `FrameFormat.init` checks it against the rest of the layout.
+    ///
+    /// - Parameters:
+    ///   - name: Shown in output; unique within a format.
+    ///   - width: Width in bytes: 1...8 for integers, any positive width for `.opaque`.
+    ///   - byteOrder: Byte order of the integer; default big-endian (network order).
+    ///   - role: What the field is for; default `.value`.
+    ///   - expected: Values a valid header must have here, or `nil` (the default) for any.
     public init(
         name: String,
         width: Int,
@@ -194,6 +202,7 @@ public enum FrameFormatError: Error, Sendable, Hashable, CustomStringConvertible
     /// A limit that must be zero or more is negative.
     case negativeLimit(String)
 
+    /// What is wrong with the layout, naming the field (1-based) or the limit.
     public var description: String {
         switch self {
         case .invalidWidth(let field, let width): "field \(field + 1) has width \(width) bytes, which is not allowed for its kind"

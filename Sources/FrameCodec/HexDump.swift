@@ -14,6 +14,7 @@ public struct HexDumpError: Error, Sendable, Hashable, CustomStringConvertible {
         self.expected = expected
     }
 
+    /// `line L, column C: expected …`.
     public var description: String { "line \(line), column \(column): expected \(expected)" }
 }
 

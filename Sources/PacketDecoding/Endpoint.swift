@@ -30,6 +30,8 @@ public enum IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// Orders every IPv4 address before every IPv6 address, and numerically within a family, so
+    /// listings come out in a stable order.
     public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
         switch (lhs, rhs) {
         case (.v4(let a), .v4(let b)): a < b
@@ -42,8 +44,11 @@ public enum IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
 
 /// One end of a TCP connection: address and port.
 public struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The IPv4 or IPv6 address.
     public var address: IPAddress
+    /// The TCP port, in host order.
     public var port: UInt16
+    /// An endpoint at `address`, `port` (host order).
     public init(address: IPAddress, port: UInt16) {
         self.address = address
         self.port = port
@@ -55,6 +60,7 @@ public struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible 
         case .v6: "[\(address)]:\(port)"
         }
     }
+    /// Orders by address (see `IPAddress.<`), then by port.
     public static func < (lhs: Endpoint, rhs: Endpoint) -> Bool {
         (lhs.address, lhs.port) < (rhs.address, rhs.port)
     }
