@@ -160,6 +160,28 @@ public struct FrameDecoder: Sendable {
         resyncing = false
     }
 
+    /// Gives up the unfinished frame the decoder holds, to free its memory, and resyncs.
+    ///
+    /// The buffered bytes are reported as ``finish(_:)`` reports a tail — `skip` for leading
+    /// bytes that cannot start a header, then `truncated` — and the buffer is released. Decoding
+    /// then resyncs at the next byte fed, as after a gap: a bad length there joins a `skip`
+    /// rather than being one `oversize` per byte. ``streamOffset`` does not move, so every byte
+    /// stays accounted for. With nothing buffered it does nothing.
+    ///
+    /// For a caller that bounds the memory of many decoders together (`framedump decode
+    /// --max-buffered`): each decoder alone is bounded by ``FrameFormat/maxFrameLength``, but
+    /// thousands of streams each holding most of a large frame are not.
+    ///
+    /// - Parameters:
+    ///   - receive: called for each event, in stream order.
+    public mutating func abandonPartialFrame(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        guard bufferedByteCount > 0 else { return }
+        try reportTail(receive)
+        buffer = []
+        readIndex = 0
+        resyncing = true
+    }
+
     // MARK: - Decoding
 
     private mutating func decodeBuffered(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {

@@ -35,6 +35,14 @@ final class DirectionFraming {
     var isWaiting = false
     /// Whether the direction ended and its decoder was released.
     private(set) var isFinished = false
+    /// The decoder's ``FrameDecoder/bufferedByteCount`` when the pipeline last counted it, for
+    /// the total over all directions (`--max-buffered`).
+    var countedBufferedBytes = 0
+    /// Links of the ``PartialFrameQueue``: the directions whose partial frames are older and newer.
+    var olderPartial: DirectionFraming?
+    var newerPartial: DirectionFraming?
+    /// Whether the direction is in the ``PartialFrameQueue``.
+    var isQueued = false
     var totals = StreamTotals()
 
     init(label: StreamLabel) {
