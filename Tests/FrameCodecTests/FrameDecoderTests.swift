@@ -274,6 +274,19 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
         #expect(isContiguous(outputs, length: 23))
     }
 
+    @Test func aDecoderHoldingNothingHoldsNoStorage() {
+        var decoder = FrameDecoder(format: TestFormats.fefd())
+        var frames = 0
+        #expect(decoder.bufferCapacity == 0)
+        decoder.process(fefdFrame(Array(repeating: 1, count: 1000)) + fefdFrame([2])) { _ in frames += 1 }
+        #expect(decoder.bufferCapacity == 0, "every byte was in a frame")
+        decoder.process(fefdFrame([3, 4]).dropLast()) { _ in frames += 1 }
+        #expect(decoder.bufferCapacity > 0 && decoder.bufferedByteCount == 5)
+        decoder.process([4] as [UInt8]) { _ in frames += 1 }
+        #expect(decoder.bufferCapacity == 0 && frames == 3)
+        #expect(decoder.streamOffset == 1004 + 5 + 6)
+    }
+
     @Test func afterAGapABadLengthJoinsTheSkip() {
         var decoder = FrameDecoder(format: TestFormats.fefd(maxFrameLength: 50))
         var outputs: [FrameDecoderOutput] = []

@@ -224,7 +224,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     private func emit(_ decoded: FrameDecoderOutput, from stream: DirectionFraming) throws {
         guard !reachedFrameLimit else { return }
         summary.count(decoded)
-        if keepsTotals { stream.totals.count(decoded, commandField: stream.commandField) }
+        stream.totals?.count(decoded, commandField: stream.commandField)
         renderer.render(decoded, format: stream.formatIndex, label: stream.label, time: stream.time, into: &output.buffer)
         try output.flushIfBlockFull()
     }
@@ -316,7 +316,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         stream.formatIndex = index
         stream.decoder = FrameDecoder(format: format)
         stream.commandField = format.fields.firstIndex { $0.name == "cmd" }
-        stream.totals.format = format
+        if keepsTotals { stream.totals = StreamTotals(format: format) }
     }
 
     private func register(_ format: FrameFormat) -> Int {

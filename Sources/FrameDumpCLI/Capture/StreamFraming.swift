@@ -43,7 +43,8 @@ final class DirectionFraming {
     var newerPartial: DirectionFraming?
     /// Whether the direction is in the ``PartialFrameQueue``.
     var isQueued = false
-    var totals = StreamTotals()
+    /// The `--summary` counts, once the format is decided; `nil` without `--summary`.
+    var totals: StreamTotals?
 
     init(label: StreamLabel) {
         self.label = label
@@ -94,6 +95,6 @@ final class ConnectionFraming {
 
     /// The `--summary` totals of both directions.
     var totals: ConnectionTotals {
-        ConnectionTotals(connection: number, client: client, server: server, directions: directions.map(\.totals))
+        ConnectionTotals(connection: number, client: client, server: server, directions: directions.map { $0.totals ?? StreamTotals() })
     }
 }
