@@ -77,6 +77,9 @@ public struct FrameFormat: Sendable, Hashable {
     }
 
     /// Byte offset of field `index` from the start of the header.
+    ///
+    /// - Parameter index: An index into ``fields``; `fields.count` gives the header length.
+    /// - Returns: The sum of the widths of the fields before it, in bytes.
     public func offset(ofField index: Int) -> Int {
         fields[..<index].reduce(0) { $0 + $1.width }
     }
