@@ -37,19 +37,9 @@ enum CaptureCommand: Command {
             .flag("list-interfaces", short: "D", help: "List the interfaces libpcap can capture on, and exit."),
             .value("count", short: "c", valueName: "N", help: "Stop after N frames."),
             .value("write", short: "w", valueName: "FILE", help: "Also save every captured packet to FILE (pcap, as tcpdump -w)."),
-            .value(
-                "format", valueName: "NAME|SPEC",
-                help: "A preset (see 'framedump formats') or a layout spec;\nwithout it each direction's preset is detected."
-            ),
-            .flag("json", short: "j", help: "Print JSON Lines: one object per frame or event."),
-            .value(
-                "payload", valueName: "hex|none", allowedValues: ["hex", "none"], defaultValue: "hex",
-                help: "Show frame payloads ('none': headers only, no payload_hex)."
-            ),
-            .value(
-                "color", valueName: "WHEN", allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto",
-                help: "Colour human output: auto (on a terminal), always or never.\nNO_COLOR in the environment turns colour off."
-            ),
+        ] + FrameOutputOptions.specs(
+            formatHelp: "A preset (see 'framedump formats') or a layout spec;\nwithout it each direction's preset is detected."
+        ) + [
             .value("filter", short: "f", valueName: "EXPR", help: "Keep only packets matching this BPF filter, e.g. 'tcp port 7000'."),
             .flag("summary", help: "Print totals per connection at the end."),
             .value(

@@ -25,20 +25,9 @@ enum DecodeCommand: Command {
         Exit status: 0 every byte in a good frame, 1 usage error, 2 bad frames (skip, oversize,
         checksum mismatch, truncated, gap) or unreadable input. JSON schema: docs/cli.md.
         """,
-        options: [
-            .value(
-                "format", valueName: "NAME|SPEC",
-                help: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'."
-            ),
-            .flag("json", short: "j", help: "Print JSON Lines: one object per frame or event."),
-            .value(
-                "payload", valueName: "hex|none", allowedValues: ["hex", "none"], defaultValue: "hex",
-                help: "Show frame payloads ('none': headers only, no payload_hex)."
-            ),
-            .value(
-                "color", valueName: "WHEN", allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto",
-                help: "Colour human output: auto (on a terminal), always or never.\nNO_COLOR in the environment turns colour off."
-            ),
+        options: FrameOutputOptions.specs(
+            formatHelp: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'."
+        ) + [
             .value(
                 "filter", short: "f", valueName: "EXPR",
                 help: "Captures: keep only packets matching this BPF filter\n(pcap-filter(7)), e.g. 'tcp port 9000'."
