@@ -34,6 +34,9 @@ public struct SequenceNumber: RawRepresentable, Sendable, Hashable, CustomString
     }
 
     /// Whether `self` comes before `other` in serial number order (RFC 1982 §3.2).
+    ///
+    /// - Parameter other: The sequence number to compare with.
+    /// - Returns: `true` when `other` is 1 to 2³¹ − 1 ahead; `false` when equal or behind.
     public func precedes(_ other: SequenceNumber) -> Bool { distance(to: other) > 0 }
 
     /// The raw value in decimal.
