@@ -1,3 +1,4 @@
+import FrameFuzzing
 import Testing
 @testable import FrameCodec
 
@@ -11,7 +12,7 @@ private func fefdFrame(_ body: [UInt8]) -> [UInt8] {
 private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt64 = 1) -> [FrameDecoderOutput] {
     let whole = decodeAll(format, [input])
     let drip = decodeAll(format, input.map { [$0] })
-    var random = SeededRandom(seed: seed)
+    var random = FuzzRandom(seed: seed)
     let chunked = decodeAll(format, randomChunks(input, sizes: 1...17, using: &random))
     #expect(drip == whole, "one byte at a time differs from one chunk")
     #expect(chunked == whole, "random chunks differ from one chunk")
@@ -297,7 +298,7 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
         }
         let format = TestFormats.fefd(maxFrameLength: 64)
         var decoder = FrameDecoder(format: format)
-        var random = SeededRandom(seed: 3)
+        var random = FuzzRandom(seed: 3)
         var frames = 0
         var maxBuffered = 0
         var position = 0
@@ -357,7 +358,7 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
 
     @Test(arguments: propertySeeds)
     func everyByteIsInExactlyOneOutput(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = FuzzRandom(seed: seed)
         let formats = [
             TestFormats.fefd(maxFrameLength: 300),
             TestFormats.h12(coverage: .headerAndBody, maxFrameLength: 400),

@@ -39,6 +39,7 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
     private var defaultFormat: Int?
     private let formatIsGiven: Bool
     private let keepsTotals: Bool
+    private let limits: CaptureLimits
     private var connections: [Int: ConnectionFraming] = [:]
     /// Directions whose bytes fit no preset, waiting for a first format to be detected elsewhere.
     private var waiting: [DirectionFraming] = []
@@ -61,16 +62,19 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// - Parameters:
     ///   - format: The format of every direction, or `nil` to detect each direction's.
+    ///   - limits: `--max-frame-length` (applied to the given and detected formats) and
+    ///     `--max-buffered`.
     ///   - renderer: Renders frames, events and totals.
     ///   - output: Where renderings go; written a block at a time.
     ///   - keepsTotals: Whether to keep each connection's ``ConnectionTotals`` for ``finish()``
     ///     (`--summary`; memory then grows by one small record per connection).
-    init(format: FrameFormat?, renderer: Renderer, output: OutputStream, keepsTotals: Bool) {
+    init(format: FrameFormat?, limits: CaptureLimits = CaptureLimits(), renderer: Renderer, output: OutputStream, keepsTotals: Bool) {
         self.renderer = renderer
         self.output = output
         self.keepsTotals = keepsTotals
+        self.limits = limits
         formatIsGiven = format != nil
-        if let format { defaultFormat = register(format) }
+        if let format { defaultFormat = register(limits.applied(to: format)) }
     }
 
     /// The exit status for what was rendered: 2 if any frame or event was bad.
@@ -206,7 +210,7 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
     /// Chooses `stream`'s format from its held bytes and replays them; or, when they fit no
     /// preset and no format is known yet, puts the stream on the waiting list.
     private mutating func detect(_ stream: DirectionFraming) throws {
-        if let format = FrameFormat.detect(stream.heldDataPrefix) {
+        if let format = FrameFormat.detect(stream.heldDataPrefix).map(limits.applied) {
             let index: Int
             if let known = formats.firstIndex(of: format) {
                 index = known

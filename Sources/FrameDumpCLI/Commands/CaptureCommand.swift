@@ -56,7 +56,7 @@ enum CaptureCommand: Command {
                 "snaplen", short: "s", valueName: "BYTES", defaultValue: String(LiveCapture.defaultSnaplen),
                 help: "Bytes kept per packet; less cuts segments (their bytes become gaps)."
             ),
-        ],
+        ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
         positionals: [
             PositionalSpec(name: "FILTER...", isOptional: true, help: "A BPF filter, as words (joined by spaces).", isVariadic: true),
         ]
@@ -73,6 +73,7 @@ enum CaptureCommand: Command {
         let count = try positiveInteger("count", arguments)
         let snaplen = try positiveInteger("snaplen", arguments) ?? LiveCapture.defaultSnaplen
         let format = try arguments.value("format").map(DecodeCommand.resolveFormat)
+        let limits = try CaptureLimits(arguments)
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals[...])
 
         let capture: LiveCapture
@@ -97,7 +98,7 @@ enum CaptureCommand: Command {
                 + (filter.map { ", filter '\($0)'" } ?? ""))
 
         let (outcome, signal) = try CaptureInterruption.during(capture) {
-            try CaptureDecoding.decode(source, format: format, arguments: arguments, context: context, frameLimit: count,
+            try CaptureDecoding.decode(source, format: format, limits: limits, arguments: arguments, context: context, frameLimit: count,
                                        flushesEachPacket: true, packetObserver: writer.map { writer in { try writer.write($0) } })
         }
         var failed = false

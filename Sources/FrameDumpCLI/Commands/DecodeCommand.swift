@@ -44,7 +44,7 @@ enum DecodeCommand: Command {
                 help: "Captures: keep only packets matching this BPF filter\n(pcap-filter(7)), e.g. 'tcp port 9000'."
             ),
             .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
-        ],
+        ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "Captures: a BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -53,6 +53,7 @@ enum DecodeCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let format = try arguments.value("format").map(resolveFormat)
+        let limits = try CaptureLimits(arguments)
         let path = arguments.positionals.first ?? "-"
         if path == "-", Terminal.isTerminal(0) {
             // Otherwise a bare `framedump decode` looks hung.
@@ -62,7 +63,7 @@ enum DecodeCommand: Command {
         let prefix: [UInt8]
         switch InputKind.identify(path: path) {
         case .capture(let captured):
-            return try CaptureDecoding.run(path: path, prefix: captured, filter: filter, format: format,
+            return try CaptureDecoding.run(path: path, prefix: captured, filter: filter, format: format, limits: limits,
                                            arguments: arguments, context: context)
         case .hexDump(let text):
             prefix = text
@@ -75,7 +76,7 @@ enum DecodeCommand: Command {
         let source = HexDumpSource(path: path, standardInputPrefix: prefix)
         let includesPayload = arguments.value("payload") != "none"
         if arguments.flag("json") {
-            return try decode(source, format: format, context: context) { format in
+            return try decode(source, format: format, maxFrameLength: limits.maxFrameLength, context: context) { format in
                 JSONLinesWriter(format: format, includesPayload: includesPayload)
             }
         }
@@ -83,7 +84,7 @@ enum DecodeCommand: Command {
         let style = TextStyle(
             enabled: Terminal.usesColor(choice, environment: context.environment, outputIsTerminal: context.outputIsTerminal)
         )
-        return try decode(source, format: format, context: context) { format in
+        return try decode(source, format: format, maxFrameLength: limits.maxFrameLength, context: context) { format in
             TextRenderer(format: format, style: style, showsBody: includesPayload)
         }
     }
@@ -94,12 +95,13 @@ enum DecodeCommand: Command {
     private static func decode<Renderer: FrameRenderer>(
         _ source: some StreamSource,
         format: FrameFormat?,
+        maxFrameLength: Int?,
         context: CommandContext,
         makeRenderer: @escaping (FrameFormat) -> Renderer
     ) throws -> ExitStatus {
-        let pipeline = DecodePipeline(format: format, output: context.output, makeRenderer: makeRenderer) { detected in
+        let pipeline = DecodePipeline(format: format, output: context.output, makeRenderer: makeRenderer, detected: { detected in
             StandardError.writeLine("framedump: detected format \(detected.name) from the first bytes (use --format to choose another)")
-        }
+        }, maxFrameLength: maxFrameLength)
         do {
             try source.run(pipeline.consume)
             try pipeline.finish()

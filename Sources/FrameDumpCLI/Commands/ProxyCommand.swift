@@ -37,7 +37,7 @@ enum ProxyCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let listen = try HostPort.parse(arguments.positionals[0], what: "[HOST:]LISTEN_PORT", requiresHost: false)
         let upstream = try HostPort.parse(arguments.positionals[1], what: "UPSTREAM_HOST:PORT", requiresHost: true)
-        let bufferLimit = try parseByteCount(arguments.value("max-buffer") ?? "1M")
+        let bufferLimit = try ByteCountOption.parse(arguments.value("max-buffer") ?? "1M", option: "max-buffer")
         let decoding = try LiveDecoding(arguments, context: context)
         let upstreamAddresses: [SocketAddress]
         do {
@@ -48,16 +48,6 @@ enum ProxyCommand: Command {
         let proxy = try ProxyServer(listen, upstream: upstreamAddresses, decoding: decoding, bufferLimit: bufferLimit)
         try proxy.run()
         return decoding.summary.exitStatus
-    }
-
-    /// `1048576`, `64K`, `1M` → bytes.
-    static func parseByteCount(_ text: String) throws(UsageError) -> Int {
-        let multiplier = text.hasSuffix("K") ? 1024 : text.hasSuffix("M") ? 1024 * 1024 : 1
-        let digits = multiplier == 1 ? Substring(text) : text.dropLast()
-        guard let value = Int(digits), value > 0, value <= Int.max / multiplier else {
-            throw UsageError("invalid --max-buffer '\(text)': expected a positive byte count, e.g. 1M or 65536")
-        }
-        return value * multiplier
     }
 }
 
