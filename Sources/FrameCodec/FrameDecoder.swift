@@ -52,7 +52,9 @@
 /// otherwise compacted (the unconsumed tail moved to the front) only once the consumed prefix
 /// is at least 2 KiB *and* at least as long as the tail it moves, so total bytes moved stay
 /// below total bytes fed — cost is linear in the input. The unconsumed bytes never exceed
-/// ``FrameFormat/maxFrameLength`` plus one chunk, whatever the input declares.
+/// ``FrameFormat/maxFrameLength`` plus one chunk, whatever the input declares. A decoder that
+/// holds no unfinished bytes after a call holds no buffer at all (its storage is released), so
+/// an idle stream costs only the decoder's own fields.
 public struct FrameDecoder: Sendable {
     /// The layout frames are decoded with.
     public let format: FrameFormat
@@ -94,6 +96,9 @@ public struct FrameDecoder: Sendable {
     /// Bytes currently held waiting for the rest of a frame or header.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// Bytes of storage the buffer has allocated; tests check an idle decoder holds none.
+    internal var bufferCapacity: Int { buffer.capacity }
+
     /// Appends a chunk and calls `receive` for every frame and event it completes, in stream order.
     ///
     /// If `receive` throws, the error propagates and the decoder stays consistent: outputs
@@ -111,6 +116,7 @@ public struct FrameDecoder: Sendable {
         }
         bytesAwaited = 0
         try decodeBuffered(receive)
+        reclaimConsumedPrefix()
     }
 
     /// Appends a chunk from any byte collection, like ``process(_:_:)-(UnsafeRawBufferPointer,_)``;
@@ -158,6 +164,26 @@ public struct FrameDecoder: Sendable {
     public mutating func finish(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         try reportTail(receive)
         resyncing = false
+    }
+
+    /// Gives up the unfinished frame the decoder holds, to free its memory, and resyncs.
+    ///
+    /// The buffered bytes are reported as ``finish(_:)`` reports a tail — `skip` for leading
+    /// bytes that cannot start a header, then `truncated` — and the buffer is released. Decoding
+    /// then resyncs at the next byte fed, as after a gap: a bad length there joins a `skip`
+    /// rather than being one `oversize` per byte. ``streamOffset`` does not move, so every byte
+    /// stays accounted for. With nothing buffered it does nothing.
+    ///
+    /// For a caller that bounds the memory of many decoders together (`framedump decode
+    /// --max-buffered`): each decoder alone is bounded by ``FrameFormat/maxFrameLength``, but
+    /// thousands of streams each holding most of a large frame are not.
+    ///
+    /// - Parameters:
+    ///   - receive: called for each event, in stream order.
+    public mutating func abandonPartialFrame(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        guard bufferedByteCount > 0 else { return }
+        try reportTail(receive)
+        resyncing = true
     }
 
     // MARK: - Decoding
@@ -342,8 +368,10 @@ public struct FrameDecoder: Sendable {
         guard readIndex > 0 else { return }
         let unconsumed = buffer.count &- readIndex
         if unconsumed == 0 {
+            // Released, not kept: an idle stream holds no storage (thousands of open connections
+            // each keeping their largest segment's capacity add up), for one allocation per chunk.
             bufferOffset = absoluteOffset(readIndex)
-            buffer.removeAll(keepingCapacity: true)
+            buffer = []
             readIndex = 0
         } else if readIndex >= Self.compactionThreshold, readIndex >= unconsumed {
             bufferOffset = absoluteOffset(readIndex)

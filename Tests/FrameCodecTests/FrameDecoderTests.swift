@@ -252,6 +252,41 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
         #expect(isContiguous(outputs, length: 120))
     }
 
+    @Test func abandoningThePartialFrameReportsItTruncatedAndResyncs() {
+        var decoder = FrameDecoder(format: TestFormats.fefd(maxFrameLength: 50))
+        var outputs: [FrameDecoderOutput] = []
+        decoder.abandonPartialFrame { outputs.append($0) }
+        #expect(outputs.isEmpty, "nothing buffered, nothing to report")
+        decoder.process(fefdFrame([1]) + [0xFE, 0xFD, 0x00, 0x20, 1, 2, 3]) { outputs.append($0) }
+        #expect(decoder.bufferedByteCount == 7)
+        decoder.abandonPartialFrame { outputs.append($0) }
+        #expect(decoder.bufferedByteCount == 0)
+        #expect(decoder.streamOffset == 12, "the offset does not move: the bytes are accounted as truncated")
+        // Resyncing: the rest of the abandoned frame, a bad length, then a valid frame.
+        decoder.process([4, 5, 0xFE, 0xFD, 0x40, 0x00] + fefdFrame([6])) { outputs.append($0) }
+        decoder.finish { outputs.append($0) }
+        #expect(outputs == [
+            .frame(Frame(offset: 0, bytes: fefdFrame([1])[...], headerLength: 4, crcOK: nil)),
+            .truncated(offset: 5, byteCount: 7),
+            .skip(offset: 12, byteCount: 6),
+            .frame(Frame(offset: 18, bytes: fefdFrame([6])[...], headerLength: 4, crcOK: nil)),
+        ])
+        #expect(isContiguous(outputs, length: 23))
+    }
+
+    @Test func aDecoderHoldingNothingHoldsNoStorage() {
+        var decoder = FrameDecoder(format: TestFormats.fefd())
+        var frames = 0
+        #expect(decoder.bufferCapacity == 0)
+        decoder.process(fefdFrame(Array(repeating: 1, count: 1000)) + fefdFrame([2])) { _ in frames += 1 }
+        #expect(decoder.bufferCapacity == 0, "every byte was in a frame")
+        decoder.process(fefdFrame([3, 4]).dropLast()) { _ in frames += 1 }
+        #expect(decoder.bufferCapacity > 0 && decoder.bufferedByteCount == 5)
+        decoder.process([4] as [UInt8]) { _ in frames += 1 }
+        #expect(decoder.bufferCapacity == 0 && frames == 3)
+        #expect(decoder.streamOffset == 1004 + 5 + 6)
+    }
+
     @Test func afterAGapABadLengthJoinsTheSkip() {
         var decoder = FrameDecoder(format: TestFormats.fefd(maxFrameLength: 50))
         var outputs: [FrameDecoderOutput] = []

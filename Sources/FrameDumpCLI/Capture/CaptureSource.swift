@@ -68,6 +68,9 @@ struct CaptureSource {
     ///
     /// - Parameters:
     ///   - limits: The reassembly bounds.
+    ///   - reportsLatestCounters: Whether to send ``CaptureEvent/latestCounters(_:)`` at the end
+    ///     (`streams` lists them; `decode` does not, and skips building a summary of every
+    ///     tracked connection at once, which at 100,000 connections was the peak of its memory).
     ///   - packetObserver: Sees every packet read, before it is parsed (`capture -w` saves it).
     ///   - packetDone: Called after each packet's events were delivered, before the next read
     ///     (which may block on a live interface): where `capture` flushes its output; `false`
@@ -77,7 +80,8 @@ struct CaptureSource {
     ///     are valid only during the call.
     /// - Returns: Packet counts.
     /// - Throws: Whatever `receive` throws.
-    func run(limits: ReassemblyLimits, packetObserver: ((CapturedPacket) throws -> Void)? = nil,
+    func run(limits: ReassemblyLimits, reportsLatestCounters: Bool = false,
+             packetObserver: ((CapturedPacket) throws -> Void)? = nil,
              packetDone: () throws -> Bool = { true },
              _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
         var statistics = CaptureStatistics()
@@ -124,7 +128,9 @@ struct CaptureSource {
         parser.finish()
         for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
         statistics.fragmentDrops = parser.defragmentationStatistics.datagramsDropped
-        for summary in reassembler.trackedConnections { try receive(.latestCounters(summary), time) }
+        if reportsLatestCounters {
+            for summary in reassembler.trackedConnections { try receive(.latestCounters(summary), time) }
+        }
         try reassembler.finish { try receive(.stream($0), time) }
         return statistics
     }

@@ -44,11 +44,12 @@ struct CaptureTextRenderer: CaptureRenderer {
         wroteBlock = true
     }
 
-    mutating func renderLimit(_ limit: ReassemblyLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+    mutating func renderLimit(_ limit: DecodeLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         let what = switch limit {
-        case .outOfOrderBytesPerDirection: "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
-        case .outOfOrderBytesTotal: "out-of-order bytes of all connections over the limit: this direction's holes become gaps"
-        case .maxConnections: "too many connections tracked: this one is evicted"
+        case .reassembly(.outOfOrderBytesPerDirection): "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
+        case .reassembly(.outOfOrderBytesTotal): "out-of-order bytes of all connections over the limit: this direction's holes become gaps"
+        case .reassembly(.maxConnections): "too many connections tracked: this one is evicted"
+        case .bufferedBytesTotal: "bytes of unfinished frames of all streams over the limit: this direction's partial frame is truncated"
         }
         let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)"
         appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, "limit"))  \(what)"], to: &buffer)

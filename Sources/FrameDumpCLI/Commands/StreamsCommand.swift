@@ -51,7 +51,7 @@ enum StreamsCommand: Command {
         }
         let files = try arguments.value("write-dir").map { directory throws(CommandFailure) in try StreamFileWriter(directory: directory) }
         let listing = StreamListing(files: files)
-        let statistics = try source.run(limits: limits.reassembly) { event, time in try listing.consume(event, at: time) }
+        let statistics = try source.run(limits: limits.reassembly, reportsLatestCounters: true) { event, time in try listing.consume(event, at: time) }
         if arguments.flag("json") {
             context.output.buffer.append(contentsOf: listing.jsonLines(statistics))
         } else {

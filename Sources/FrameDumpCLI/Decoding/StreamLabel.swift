@@ -23,17 +23,25 @@ struct StreamLabel: Sendable, Equatable {
     let jsonKeys: [UInt8]
 
     init(connection: Int, direction: StreamDirection, source: Endpoint, destination: Endpoint) {
+        self.init(connection: connection, direction: direction, source: source, destination: destination,
+                  sourceText: source.description, destinationText: destination.description)
+    }
+
+    private init(connection: Int, direction: StreamDirection, source: Endpoint, destination: Endpoint,
+                 sourceText: String, destinationText: String) {
         self.connection = connection
         self.direction = direction
         self.source = source
         self.destination = destination
-        sourceText = source.description
-        destinationText = destination.description
+        self.sourceText = sourceText
+        self.destinationText = destinationText
         jsonKeys = Array(",\"conn\":\(connection),\"src\":\"\(sourceText)\",\"dst\":\"\(destinationText)\"".utf8)
     }
 
-    /// The label of the same connection's other stream.
+    /// The label of the same connection's other stream; it shares this one's endpoint texts
+    /// (made once per connection, not once per direction).
     var reversed: StreamLabel {
-        StreamLabel(connection: connection, direction: direction.reversed, source: destination, destination: source)
+        StreamLabel(connection: connection, direction: direction.reversed, source: destination, destination: source,
+                    sourceText: destinationText, destinationText: sourceText)
     }
 }
