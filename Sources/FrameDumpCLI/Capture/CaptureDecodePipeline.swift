@@ -22,7 +22,11 @@ import PacketDecoding
 /// detected in the capture; until there is one it waits, holding its bytes (at most
 /// ``maxWaitingBytes`` over all directions), and its frames are rendered when one is found, with
 /// their own timestamps. If no direction fits a preset, decode fails as for a hex dump.
-final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
+///
+/// A struct, held in a local and mutated in place: exclusive access to its state is then proven
+/// at compile time, where as a class every event and frame paid the runtime's checks
+/// (`swift_beginAccess`) on its stored properties.
+struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
     /// Bytes that directions waiting for a format may hold, over all of them, before decode gives
     /// up and asks for `--format`.
     static var maxWaitingBytes: Int { 1 << 20 }
@@ -87,7 +91,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     ///   - time: The capture time of the packet it came from.
     /// - Throws: ``OutputError``; ``CommandFailure`` (exit 1) when directions waiting for a format
     ///   hold more than ``maxWaitingBytes``.
-    func consume(_ event: CaptureEvent, at time: Timestamp) throws {
+    mutating func consume(_ event: CaptureEvent, at time: Timestamp) throws {
         guard !reachedFrameLimit else { return }
         switch event {
         case .stream(let event):
@@ -105,7 +109,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         }
     }
 
-    private func consume(_ event: ReassemblyEvent, at time: Timestamp) throws {
+    private mutating func consume(_ event: ReassemblyEvent, at time: Timestamp) throws {
         switch event {
         case .connectionOpened(let number, let client, let server, _):
             let connection = ConnectionFraming(number: number, client: client, server: server)
@@ -161,7 +165,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     ///
     /// - Throws: ``CommandFailure`` (exit 1) when streams had data but no format could be
     ///   detected; ``OutputError``.
-    func finish() throws {
+    mutating func finish() throws {
         if !waiting.isEmpty {
             guard defaultFormat != nil else { throw noFormatFailure(waiting[0]) }
             try resolveWaiting()
@@ -182,7 +186,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// Runs one step of `stream`'s decoder (its outputs rendered), then counts what the decoder
     /// holds and keeps the total of all decoders within `--max-buffered`.
-    private func step(
+    private mutating func step(
         _ stream: DirectionFraming,
         at time: Timestamp,
         _ body: (inout FrameDecoder, (FrameDecoderOutput) throws -> Void) throws -> Void
@@ -198,7 +202,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// Brings ``bufferedBytes`` and the queue of partial frames up to date with what `stream`'s
     /// decoder holds now (nothing once it is released).
-    private func countBuffered(_ stream: DirectionFraming, completedFrame: Bool) {
+    private mutating func countBuffered(_ stream: DirectionFraming, completedFrame: Bool) {
         let held = stream.decoder?.bufferedByteCount ?? 0
         bufferedBytes += held - stream.countedBufferedBytes
         stream.countedBufferedBytes = held
@@ -211,7 +215,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// `--max-buffered` reached: the partial frames that have waited longest are given up —
     /// a `limit` event, then `truncated` — until the total is within the limit again.
-    private func giveUpPartialFrames(at time: Timestamp) throws {
+    private mutating func giveUpPartialFrames(at time: Timestamp) throws {
         while bufferedBytes > limits.maxBufferedBytes, let oldest = partialFrames.first {
             captureProblems += 1
             oldest.time = time
@@ -221,7 +225,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         }
     }
 
-    private func emit(_ decoded: FrameDecoderOutput, from stream: DirectionFraming) throws {
+    private mutating func emit(_ decoded: FrameDecoderOutput, from stream: DirectionFraming) throws {
         guard !reachedFrameLimit else { return }
         summary.count(decoded)
         stream.totals?.count(decoded, commandField: stream.commandField)
@@ -231,7 +235,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// The end of a direction (its FIN, or the connection's close): the decoder reports its
     /// unfinished tail and is released. A direction still deciding its format decides now.
-    private func end(_ stream: DirectionFraming, at time: Timestamp) throws {
+    private mutating func end(_ stream: DirectionFraming, at time: Timestamp) throws {
         guard !stream.isFinished else { return }
         if stream.decoder != nil {
             try stream.decoder!.finish { try emit($0, from: stream) }
@@ -251,7 +255,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// Chooses `stream`'s format from its held bytes and replays them; or, when they fit no
     /// preset and no format is known yet, puts the stream on the waiting list.
-    private func detect(_ stream: DirectionFraming) throws {
+    private mutating func detect(_ stream: DirectionFraming) throws {
         if let format = FrameFormat.detect(stream.heldDataPrefix).map(limits.applied) {
             let index: Int
             if let known = formats.firstIndex(of: format) {
@@ -279,7 +283,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     }
 
     /// Decodes the waiting directions with the default format, in the order they started waiting.
-    private func resolveWaiting() throws {
+    private mutating func resolveWaiting() throws {
         guard let defaultFormat else { return }
         let resolved = waiting
         waiting.removeAll()
@@ -293,7 +297,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// Gives `stream` the format at `index` and feeds its decoder everything held, each input
     /// labelled with the time of the packet it came in.
-    private func replay(_ stream: DirectionFraming, with index: Int) throws {
+    private mutating func replay(_ stream: DirectionFraming, with index: Int) throws {
         use(index, for: stream)
         let held = stream.held
         stream.held.removeAll()
@@ -311,7 +315,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         }
     }
 
-    private func use(_ index: Int, for stream: DirectionFraming) {
+    private mutating func use(_ index: Int, for stream: DirectionFraming) {
         let format = formats[index]
         stream.formatIndex = index
         stream.decoder = FrameDecoder(format: format)
@@ -319,7 +323,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
         if keepsTotals { stream.totals = StreamTotals(format: format) }
     }
 
-    private func register(_ format: FrameFormat) -> Int {
+    private mutating func register(_ format: FrameFormat) -> Int {
         formats.append(format)
         let index = renderer.add(format)
         assert(index == formats.count - 1)
@@ -327,7 +331,7 @@ final class CaptureDecodePipeline<Renderer: CaptureRenderer> {
     }
 
     /// Says on standard error, the first time only, that a stream fit no preset.
-    private func noteUndetected(_ stream: DirectionFraming) {
+    private mutating func noteUndetected(_ stream: DirectionFraming) {
         guard stream.heldByteCount > 0, let defaultFormat else { return }
         undetectedStreams += 1
         if undetectedStreams == 1 {

@@ -80,7 +80,7 @@ enum CaptureDecoding {
         let includesPayload = arguments.value("payload") != "none"
         let keepsTotals = arguments.flag("summary")
         func decode(with renderer: some CaptureRenderer) throws -> Outcome {
-            let pipeline = CaptureDecodePipeline(format: format, limits: limits, renderer: renderer, output: context.output,
+            var pipeline = CaptureDecodePipeline(format: format, limits: limits, renderer: renderer, output: context.output,
                                                  keepsTotals: keepsTotals)
             pipeline.frameLimit = frameLimit
             let statistics: CaptureStatistics

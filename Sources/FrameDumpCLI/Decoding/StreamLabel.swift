@@ -18,6 +18,9 @@ struct StreamLabel: Sendable, Equatable {
     let sourceText: String
     /// `destination` as `ip:port` (`[ip]:port` for IPv6).
     let destinationText: String
+    /// `,"conn":1,"src":"…","dst":"…"`: the JSON Lines keys of the stream, made once (endpoint
+    /// texts need no escaping: digits, hex, `.`, `:`, `[`, `]`).
+    let jsonKeys: [UInt8]
 
     init(connection: Int, direction: StreamDirection, source: Endpoint, destination: Endpoint) {
         self.init(connection: connection, direction: direction, source: source, destination: destination,
@@ -32,6 +35,7 @@ struct StreamLabel: Sendable, Equatable {
         self.destination = destination
         self.sourceText = sourceText
         self.destinationText = destinationText
+        jsonKeys = Array(",\"conn\":\(connection),\"src\":\"\(sourceText)\",\"dst\":\"\(destinationText)\"".utf8)
     }
 
     /// The label of the same connection's other stream; it shares this one's endpoint texts

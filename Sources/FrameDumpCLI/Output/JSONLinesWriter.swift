@@ -26,73 +26,94 @@ import PacketDecoding
 ///   `type`, and `ts` (RFC 3339, UTC, nanoseconds) when the time is known:
 ///   `{"type":"frame","conn":1,"src":"127.0.0.1:51000","dst":"127.0.0.1:9000","ts":"2024-05-01T12:00:00.123456789Z","offset":0,…}`
 ///
-/// The JSON is written by hand into the output buffer: the field-name keys are escaped once per
-/// format, numbers and hex go straight into the buffer, and nothing allocates per frame.
+/// The JSON is written by hand: the field-name keys are escaped once per format, a stream's
+/// `conn`/`src`/`dst` text once per stream (``StreamLabel/jsonKeys``), the date and time of `ts`
+/// once per second; each line is written through a ``ByteCursor`` into a scratch sized for it and
+/// appended to the output buffer in one copy. Nothing allocates per frame.
 struct JSONLinesWriter: FrameRenderer {
     let format: FrameFormat
     /// Whether frames carry `payload_hex`.
     let includesPayload: Bool
-    /// `"name":` for each field in ``format``, or `nil` for opaque fields; escaped once.
-    private let fieldKeys: [[UInt8]?]
+    /// The integer fields of ``format`` in header order (opaque fields carry no integer).
+    private let fields: [FieldKey]
+    /// The keys of ``fields``, one after the other: `"magic":`, `,"ver":`, ….
+    private let keyBytes: [UInt8]
     private let payloadStart: Int?
+    /// The most bytes of a line besides the stream's keys and the payload hex.
+    private let lineBound: Int
+    private var timestamps = RFC3339Timestamp.Cache()
+    private let scratch = LineScratch()
+
+    /// One integer field: where its key is in ``keyBytes`` and its value in the header. Plain
+    /// integers, so walking the fields per frame takes no reference counting.
+    private struct FieldKey {
+        var keyStart: Int
+        var keyCount: Int
+        var offset: Int
+        var width: Int
+        var isBigEndian: Bool
+    }
 
     init(format: FrameFormat, includesPayload: Bool) {
         self.format = format
         self.includesPayload = includesPayload
         payloadStart = format.payloadOffset
-        fieldKeys = format.fields.map { field in
-            guard field.role != .opaque else { return nil }
-            var key: [UInt8] = []
-            JSONString.append(field.name, to: &key)
-            key.append(UInt8(ascii: ":"))
-            return key
+        var fields: [FieldKey] = []
+        var keyBytes: [UInt8] = []
+        for (index, field) in format.fields.enumerated() where field.role != .opaque {
+            let keyStart = keyBytes.count
+            if !fields.isEmpty { keyBytes.append(UInt8(ascii: ",")) }
+            JSONString.append(field.name, to: &keyBytes)
+            keyBytes.append(UInt8(ascii: ":"))
+            fields.append(FieldKey(keyStart: keyStart, keyCount: keyBytes.count - keyStart, offset: format.offset(ofField: index),
+                                   width: field.width, isBigEndian: field.byteOrder == .bigEndian))
         }
+        self.fields = fields
+        self.keyBytes = keyBytes
+        // The longest fixed text and numbers: `{"type":"truncated"`, `,"ts":"…"`, offset, length,
+        // declared or `"fields":{…}` with a number per field, crc_ok, frame_length.
+        let numbers = 4 * (16 + ByteCursor.maxDecimalDigits)
+        let fieldText = 12 + keyBytes.count + fields.count * ByteCursor.maxDecimalDigits
+        lineBound = 32 + 8 + RFC3339Timestamp.Cache.maxCount + numbers + fieldText + 32
     }
 
     mutating func render(_ output: FrameDecoderOutput, label: StreamLabel?, time: Timestamp?, into buffer: inout [UInt8]) {
+        var line = scratch.cursor(capacity: lineBound + (label?.jsonKeys.count ?? 0))
         switch output {
         case .frame:
-            appendOpening("{\"type\":\"frame\"", label: label, time: time, to: &buffer)
+            line.append("{\"type\":\"frame\"")
         case .skip:
-            appendOpening("{\"type\":\"skip\"", label: label, time: time, to: &buffer)
+            line.append("{\"type\":\"skip\"")
         case .oversize:
-            appendOpening("{\"type\":\"oversize\"", label: label, time: time, to: &buffer)
+            line.append("{\"type\":\"oversize\"")
         case .truncated:
-            appendOpening("{\"type\":\"truncated\"", label: label, time: time, to: &buffer)
+            line.append("{\"type\":\"truncated\"")
         case .gap:
-            appendOpening("{\"type\":\"gap\"", label: label, time: time, to: &buffer)
+            line.append("{\"type\":\"gap\"")
+        }
+        if let label { line.append(label.jsonKeys) }
+        if let time {
+            line.append(",\"ts\":\"")
+            timestamps.write(time, to: &line)
+            line.append(UInt8(ascii: "\""))
         }
         switch output {
         case .frame(let frame):
-            appendFrame(frame, to: &buffer)
+            appendFrame(frame, line: &line, to: &buffer)
         case .oversize(let offset, let declaredLength):
-            appendEvent(offset: offset, length: 1, declared: declaredLength, to: &buffer)
+            appendEvent(offset: offset, length: 1, declared: declaredLength, to: &line)
         case .skip(let offset, let byteCount), .truncated(let offset, let byteCount), .gap(let offset, let byteCount):
-            appendEvent(offset: offset, length: byteCount, to: &buffer)
+            appendEvent(offset: offset, length: byteCount, to: &line)
         }
+        buffer.append(contentsOf: line.written)
     }
 
     func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {}
 
-    /// Appends `opening` (the object's start up to the type's closing quote), then the stream's
-    /// `conn`, `src`, `dst` and `ts` when known.
-    private func appendOpening(_ opening: StaticString, label: StreamLabel?, time: Timestamp?, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: UnsafeRawBufferPointer(start: opening.utf8Start, count: opening.utf8CodeUnitCount))
-        Self.appendStreamKeys(label: label, time: time, to: &buffer)
-    }
-
     /// Appends `,"conn":…,"src":…,"dst":…` when `label` is known and `,"ts":…` when `time` is:
-    /// the keys that follow `type` for labelled streams (capture events use them too).
+    /// the keys that follow `type` for labelled streams (the capture's own events use them).
     static func appendStreamKeys(label: StreamLabel?, time: Timestamp?, to buffer: inout [UInt8]) {
-        if let label {
-            buffer.append(contentsOf: ",\"conn\":".utf8)
-            ByteFormatting.appendDecimal(UInt64(label.connection), to: &buffer)
-            buffer.append(contentsOf: ",\"src\":\"".utf8)
-            buffer.append(contentsOf: label.sourceText.utf8)
-            buffer.append(contentsOf: "\",\"dst\":\"".utf8)
-            buffer.append(contentsOf: label.destinationText.utf8)
-            buffer.append(UInt8(ascii: "\""))
-        }
+        if let label { buffer.append(contentsOf: label.jsonKeys) }
         if let time {
             buffer.append(contentsOf: ",\"ts\":\"".utf8)
             RFC3339Timestamp.append(time, to: &buffer)
@@ -100,46 +121,56 @@ struct JSONLinesWriter: FrameRenderer {
         }
     }
 
-    /// Appends an event's offset, length and, for oversize, the declared length; closes the object.
-    private func appendEvent(offset: UInt64, length: UInt64, declared: UInt64? = nil, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: ",\"offset\":".utf8)
-        ByteFormatting.appendDecimal(offset, to: &buffer)
-        buffer.append(contentsOf: ",\"length\":".utf8)
-        ByteFormatting.appendDecimal(length, to: &buffer)
+    /// Writes an event's offset, length and, for oversize, the declared length; closes the object.
+    private func appendEvent(offset: UInt64, length: UInt64, declared: UInt64? = nil, to line: inout ByteCursor) {
+        line.append(",\"offset\":")
+        line.appendDecimal(offset)
+        line.append(",\"length\":")
+        line.appendDecimal(length)
         if let declared {
-            buffer.append(contentsOf: ",\"declared\":".utf8)
-            ByteFormatting.appendDecimal(declared, to: &buffer)
+            line.append(",\"declared\":")
+            line.appendDecimal(declared)
         }
-        buffer.append(contentsOf: "}\n".utf8)
+        line.append("}\n")
     }
 
-    private func appendFrame(_ frame: Frame, to buffer: inout [UInt8]) {
-        let payload = frame.bytes.dropFirst(payloadStart ?? frame.headerLength)
-        buffer.append(contentsOf: ",\"offset\":".utf8)
-        ByteFormatting.appendDecimal(frame.offset, to: &buffer)
-        buffer.append(contentsOf: ",\"length\":".utf8)
-        ByteFormatting.appendDecimal(UInt64(payload.count), to: &buffer)
-        buffer.append(contentsOf: ",\"fields\":{".utf8)
-        let header = frame.header
-        var first = true
-        for (index, key) in fieldKeys.enumerated() {
-            guard let key else { continue }
-            if !first { buffer.append(UInt8(ascii: ",")) }
-            first = false
-            buffer.append(contentsOf: key)
-            ByteFormatting.appendDecimal(format.value(ofField: index, in: header), to: &buffer)
+    /// Writes a frame's keys after `ts`; the payload hex, when asked for, goes straight to
+    /// `buffer` between what `line` holds before it and the rest, written after it.
+    private func appendFrame(_ frame: Frame, line: inout ByteCursor, to buffer: inout [UInt8]) {
+        let payloadCount = frame.bytes.count - min(frame.bytes.count, payloadStart ?? frame.headerLength)
+        line.append(",\"offset\":")
+        line.appendDecimal(frame.offset)
+        line.append(",\"length\":")
+        line.appendDecimal(UInt64(payloadCount))
+        line.append(",\"fields\":{")
+        keyBytes.withUnsafeBytes { keys in
+            fields.withUnsafeBufferPointer { fields in
+                frame.bytes.withUnsafeBytes { header in
+                    for field in fields {
+                        line.append(UnsafeRawBufferPointer(rebasing: keys[field.keyStart..<field.keyStart &+ field.keyCount]))
+                        var value: UInt64 = 0
+                        for byte in 0..<field.width {
+                            let position = field.isBigEndian ? byte : field.width &- 1 &- byte
+                            value = value &<< 8 | UInt64(header[field.offset &+ position])
+                        }
+                        line.appendDecimal(value)
+                    }
+                }
+            }
         }
-        buffer.append(UInt8(ascii: "}"))
+        line.append(UInt8(ascii: "}"))
         if let crcOK = frame.crcOK {
-            buffer.append(contentsOf: (crcOK ? ",\"crc_ok\":true" : ",\"crc_ok\":false").utf8)
+            line.append(crcOK ? ",\"crc_ok\":true" : ",\"crc_ok\":false")
         }
         if includesPayload {
-            buffer.append(contentsOf: ",\"payload_hex\":\"".utf8)
-            ByteFormatting.appendHex(payload, to: &buffer)
-            buffer.append(UInt8(ascii: "\""))
+            line.append(",\"payload_hex\":\"")
+            buffer.append(contentsOf: line.written)
+            ByteFormatting.appendHex(frame.bytes.suffix(payloadCount), to: &buffer)
+            line = scratch.cursor(capacity: lineBound)
+            line.append(UInt8(ascii: "\""))
         }
-        buffer.append(contentsOf: ",\"frame_length\":".utf8)
-        ByteFormatting.appendDecimal(UInt64(frame.bytes.count), to: &buffer)
-        buffer.append(contentsOf: "}\n".utf8)
+        line.append(",\"frame_length\":")
+        line.appendDecimal(UInt64(frame.bytes.count))
+        line.append("}\n")
     }
 }

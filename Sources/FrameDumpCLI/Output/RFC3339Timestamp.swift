@@ -8,6 +8,15 @@ import PacketDecoding
 enum RFC3339Timestamp {
     /// Appends `time` (nanoseconds since the Unix epoch; negative is before 1970) to `buffer`.
     static func append(_ time: Timestamp, to buffer: inout [UInt8]) {
+        let (seconds, fraction) = split(time)
+        appendDateTime(seconds, to: &buffer)
+        buffer.append(UInt8(ascii: "."))
+        appendDigits(fraction, count: 9, to: &buffer)
+        buffer.append(UInt8(ascii: "Z"))
+    }
+
+    /// Whole seconds since the epoch (rounded down) and the nanoseconds past them (0 ..< 10⁹).
+    private static func split(_ time: Timestamp) -> (seconds: Int64, fraction: Int64) {
         let nanosecondsPerSecond: Int64 = 1_000_000_000
         var seconds = time.nanoseconds / nanosecondsPerSecond
         var fraction = time.nanoseconds % nanosecondsPerSecond
@@ -15,6 +24,11 @@ enum RFC3339Timestamp {
             fraction += nanosecondsPerSecond
             seconds -= 1
         }
+        return (seconds, fraction)
+    }
+
+    /// Appends `2024-05-01T12:00:00`: the text up to the seconds' fraction.
+    private static func appendDateTime(_ seconds: Int64, to buffer: inout [UInt8]) {
         var days = seconds / 86_400
         var secondOfDay = seconds % 86_400
         if secondOfDay < 0 {
@@ -43,9 +57,6 @@ enum RFC3339Timestamp {
         appendDigits(secondOfDay / 60 % 60, count: 2, to: &buffer)
         buffer.append(UInt8(ascii: ":"))
         appendDigits(secondOfDay % 60, count: 2, to: &buffer)
-        buffer.append(UInt8(ascii: "."))
-        appendDigits(fraction, count: 9, to: &buffer)
-        buffer.append(UInt8(ascii: "Z"))
     }
 
     /// Appends `value` (non-negative) in decimal, zero-padded to `count` digits (more when it
@@ -67,6 +78,31 @@ enum RFC3339Timestamp {
             buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
             index -= 1
+        }
+    }
+
+    /// Writes timestamps of a stream of outputs whose times mostly share their second (a
+    /// capture's packets): the date and time text is made once per second and copied, only the
+    /// nine digits of the fraction are written per timestamp. Same text as ``append(_:to:)``.
+    struct Cache {
+        /// The bytes ``write(_:to:)`` writes: an `Int64` of nanoseconds spans the years 1677 to
+        /// 2262, so always `YYYY-MM-DDTHH:MM:SS` (19), `.`, 9 digits and `Z`.
+        static let maxCount = 19 + 11
+
+        private var second: Int64?
+        private var dateTime: [UInt8] = []
+
+        mutating func write(_ time: Timestamp, to cursor: inout ByteCursor) {
+            let (seconds, fraction) = RFC3339Timestamp.split(time)
+            if seconds != second {
+                dateTime.removeAll(keepingCapacity: true)
+                RFC3339Timestamp.appendDateTime(seconds, to: &dateTime)
+                second = seconds
+            }
+            cursor.append(dateTime)
+            cursor.append(UInt8(ascii: "."))
+            cursor.appendDigits(UInt64(fraction), count: 9)
+            cursor.append(UInt8(ascii: "Z"))
         }
     }
 }
