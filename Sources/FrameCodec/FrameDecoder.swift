@@ -107,6 +107,7 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - chunk: the stream's next bytes; any size, including empty.
     ///   - receive: called once per frame or event, synchronously.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         reclaimConsumedPrefix()
         chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
@@ -125,6 +126,7 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - chunk: the stream's next bytes; any size, including empty.
     ///   - receive: called once per frame or event, synchronously.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     @inlinable
     public mutating func process(_ chunk: some Collection<UInt8>, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         let done: Void? = try chunk.withContiguousStorageIfAvailable {
@@ -144,6 +146,7 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - byteCount: the hole's length in bytes.
     ///   - receive: called for each event, in stream order.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func noteGap(byteCount: UInt64, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         guard byteCount > 0 else { return }
         try reportTail(receive)
@@ -161,6 +164,7 @@ public struct FrameDecoder: Sendable {
     ///
     /// - Parameters:
     ///   - receive: called for each event, in stream order.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func finish(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         try reportTail(receive)
         resyncing = false
@@ -180,6 +184,7 @@ public struct FrameDecoder: Sendable {
     ///
     /// - Parameters:
     ///   - receive: called for each event, in stream order.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func abandonPartialFrame(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         guard bufferedByteCount > 0 else { return }
         try reportTail(receive)

@@ -7,11 +7,7 @@ import Testing
 /// which tshark 4.0 leaves off by default), and the gaps must be where tshark marks them.
 @Suite(.enabled(if: Tshark.path != nil, "tshark is not installed (Debian: apt-get install tshark); Wireshark conformance not checked"))
 struct WiresharkConformanceTests {
-    static let captures: [String] = {
-        let url = FrameDumpProcess.packageRoot.appendingPathComponent(CaptureFixture.directory)
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return files.filter { $0.hasSuffix(".pcap") || $0.hasSuffix(".pcapng") }.sorted()
-    }()
+    static let captures = FixtureDirectory.files(in: CaptureFixture.directory, endingIn: ".pcap", ".pcapng")
 
     @Test(arguments: captures)
     func reassembledBytesMatchTsharkFollow(_ file: String) throws {

@@ -15,13 +15,7 @@ final class ListenServer {
         loop = try EventLoop()
         self.decoding = decoding
         self.responder = responder
-        do {
-            listener = try Listener(hostPort, loop: loop, onAccept: { [unowned self] in accept($0, from: $1) }) { error in
-                StandardError.writeLine("framedump listen: \(error)")
-            }
-        } catch {
-            throw CommandFailure(message: "framedump listen: cannot listen on \(hostPort): \(error)", status: .usage)
-        }
+        listener = try Listener(hostPort, for: "listen", loop: loop) { [unowned self] in accept($0, from: $1) }
         signals = try SignalPipe(loop: loop) { [unowned self] in loop.stop() }
         if responder != nil {
             decoding.observe { [unowned self] stream, output in
