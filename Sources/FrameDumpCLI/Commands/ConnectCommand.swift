@@ -22,12 +22,7 @@ enum ConnectCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let server = try HostPort.parse(arguments.positionals[0], what: "HOST:PORT", requiresHost: true)
         let decoding = try LiveDecoding(arguments, context: context)
-        let addresses: [SocketAddress]
-        do {
-            addresses = try SocketAddress.resolve(server, defaultHost: "127.0.0.1")
-        } catch {
-            throw CommandFailure(message: "framedump connect: \(server): \(error)", status: .usage)
-        }
+        let addresses = try SocketAddress.resolveServer(server, messagePrefix: "framedump connect:")
         let client = try ConnectClient(addresses: addresses, decoding: decoding)
         try client.run()
         if let failure = client.failure {

@@ -37,12 +37,7 @@ enum ProxyCommand: Command {
         let upstream = try HostPort.parse(arguments.positionals[1], what: "UPSTREAM_HOST:PORT", requiresHost: true)
         let bufferLimit = try ByteCountOption.parse(arguments.value("max-buffer") ?? "1M", option: "max-buffer")
         let decoding = try LiveDecoding(arguments, context: context)
-        let upstreamAddresses: [SocketAddress]
-        do {
-            upstreamAddresses = try SocketAddress.resolve(upstream, defaultHost: "127.0.0.1")
-        } catch {
-            throw CommandFailure(message: "framedump proxy: upstream \(upstream): \(error)", status: .usage)
-        }
+        let upstreamAddresses = try SocketAddress.resolveServer(upstream, messagePrefix: "framedump proxy: upstream")
         let proxy = try ProxyServer(listen, upstream: upstreamAddresses, decoding: decoding, bufferLimit: bufferLimit)
         try proxy.run()
         return decoding.summary.exitStatus
