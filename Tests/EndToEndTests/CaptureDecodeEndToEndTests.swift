@@ -124,6 +124,17 @@ import Testing
         #expect(pcapng == pcap)
     }
 
+    /// A filter that keeps no TCP segment is not an error, but `0 frames` alone would not say why.
+    @Test func aFilterThatKeepsNoSegmentIsNoted() throws {
+        let path = "Fixtures/captures/h12-conversation.pcap"
+        let result = try FrameDumpProcess.run(["decode", path, "tcp", "port", "1"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "0 frames\n")
+        #expect(result.stderr == "framedump decode: no TCP segments in \(path) (0 packets matched the filter: tcp port 1)\n")
+        let matching = try FrameDumpProcess.run(["decode", path])
+        #expect(!matching.stderr.contains("no TCP segments"), "\(matching.stderr)")
+    }
+
     @Test func standardInputIsReadAsACapture() throws {
         let path = "Fixtures/captures/h12-concurrent.pcap"
         let fromFile = try FrameDumpProcess.run(["decode", "--json", path])

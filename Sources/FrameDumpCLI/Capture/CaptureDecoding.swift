@@ -42,8 +42,13 @@ enum CaptureDecoding {
         let outcome = try decode(source, format: format, limits: limits, arguments: arguments, context: context,
                                  flushesEachPacket: path == "-" && !InputKind.standardInputIsAFile)
         if let error = outcome.statistics?.readError {
-            StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(outcome.statistics!.packets) packets before it)")
+            StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(counted(outcome.statistics!.packets, "packet")) before it)")
             return .badInput
+        }
+        // `0 frames` alone does not say whether the streams held no frame or the filter kept no segment.
+        if let statistics = outcome.statistics, statistics.segments == 0 {
+            let kept = filter.map { " (\(counted(statistics.packets, "packet")) matched the filter: \($0))" } ?? " (\(counted(statistics.packets, "packet")))"
+            StandardError.writeLine("framedump decode: no TCP segments in \(source.displayName)\(kept)")
         }
         return outcome.status
     }

@@ -76,29 +76,28 @@ final class StreamListing {
             }
             text += "\n"
         }
-        let count = records.count
-        var packets = ["\(statistics.segments) TCP \(statistics.segments == 1 ? "segment" : "segments")"]
-        if statistics.fragmentsHeld > 0 { packets.append("\(statistics.fragmentsHeld) IP fragments") }
+        var packets = [counted(statistics.segments, "TCP segment")]
+        if statistics.fragmentsHeld > 0 { packets.append(counted(statistics.fragmentsHeld, "IP fragment")) }
         if statistics.notTCP > 0 { packets.append("\(statistics.notTCP) other") }
         if statistics.malformed > 0 { packets.append("\(statistics.malformed) malformed") }
         if statistics.unsupportedPackets > 0 { packets.append("\(statistics.unsupportedPackets) of an unsupported link type") }
-        if statistics.fragmentDrops > 0 { packets.append("\(statistics.fragmentDrops) incomplete datagrams dropped") }
-        text += "\(count) \(count == 1 ? "connection" : "connections"); \(statistics.packets) packets: "
-            + packets.joined(separator: ", ") + "\n"
+        if statistics.fragmentDrops > 0 { packets.append(counted(statistics.fragmentDrops, "incomplete datagram") + " dropped") }
+        text += "\(counted(records.count, "connection")); \(counted(statistics.packets, "packet")) ("
+            + packets.joined(separator: ", ") + ")\n"
         return text
     }
 
     private func describe(_ record: ConnectionRecord, _ direction: StreamDirection) -> String {
         let statistics = record.summary?[direction] ?? StreamStatistics()
-        var parts = ["\(statistics.segments) packets", "\(statistics.deliveredBytes) bytes"]
+        var parts = [counted(statistics.segments, "packet"), counted(statistics.deliveredBytes, "byte")]
         let gaps = record.gaps[direction.rawValue]
         if !gaps.isEmpty {
             let list = gaps.map { "\($0.offset):\($0.length)" }.joined(separator: " ")
-            parts.append("\(gaps.count) \(gaps.count == 1 ? "gap" : "gaps") (\(statistics.gapBytes) bytes at \(list))")
+            parts.append("\(counted(gaps.count, "gap")) (\(counted(statistics.gapBytes, "byte")) at \(list))")
         }
-        if statistics.retransmittedBytes > 0 { parts.append("\(statistics.retransmittedBytes) bytes retransmitted") }
+        if statistics.retransmittedBytes > 0 { parts.append(counted(statistics.retransmittedBytes, "byte") + " retransmitted") }
         if statistics.outOfOrderSegments > 0 { parts.append("\(statistics.outOfOrderSegments) out-of-order") }
-        if statistics.ignoredBytes > 0 { parts.append("\(statistics.ignoredBytes) bytes ignored") }
+        if statistics.ignoredBytes > 0 { parts.append(counted(statistics.ignoredBytes, "byte") + " ignored") }
         let limits = record.limits.map(\.description)
         if direction == .clientToServer, !limits.isEmpty { parts.append("limits reached: " + limits.joined(separator: ", ")) }
         if let name = fileName(record, direction) { parts.append("→ \(name)") }

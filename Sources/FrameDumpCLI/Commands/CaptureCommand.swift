@@ -112,9 +112,9 @@ enum CaptureCommand: Command {
     /// counters (`pcap_stats`), as tcpdump prints them.
     private static func report(_ outcome: CaptureDecoding.Outcome, signal: Int32?, capture: LiveCapture) {
         let frames = outcome.summary.frames
-        var line = "framedump capture: \(frames) frame\(frames == 1 ? "" : "s")"
+        var line = "framedump capture: \(counted(frames, "frame"))"
         if let packets = outcome.statistics?.packets {
-            line += " in \(packets) packet\(packets == 1 ? "" : "s")"
+            line += " in \(counted(packets, "packet"))"
         }
         if let signal { line += ", stopped by \(CaptureInterruption.name(signal))" }
         do {

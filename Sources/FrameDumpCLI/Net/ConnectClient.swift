@@ -117,7 +117,7 @@ final class ConnectClient: PeerDelegate {
     private func closeWhenDrained() {
         guard let peer, !peer.isReadOpen, peer.outgoing.isEmpty else { return }
         peer.close()
-        StandardError.writeLine("framedump connect: closed: \(peer.bytesWritten) bytes sent, \(peer.bytesRead) received")
+        StandardError.writeLine("framedump connect: closed: \(counted(peer.bytesWritten, "byte")) sent, \(peer.bytesRead) received")
         loop.stop()
     }
 }

@@ -33,7 +33,7 @@ final class ListenServer {
         for session in sessions.values.sorted(by: { $0.number < $1.number }) { session.close(reason: "stopped") }
         try decoding.finish()
         let summary = decoding.summary
-        StandardError.writeLine("framedump listen: \(connectionCount) \(connectionCount == 1 ? "connection" : "connections"), \(summary.frames) frames")
+        StandardError.writeLine("framedump listen: \(counted(connectionCount, "connection")), \(counted(summary.frames, "frame"))")
     }
 
     private func accept(_ socket: Socket, from address: SocketAddress) {

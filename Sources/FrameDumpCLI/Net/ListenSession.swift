@@ -52,7 +52,7 @@ final class ListenSession: PeerDelegate {
         guard !peer.isClosed else { return }
         peer.close()
         decoding.end(stream)
-        let detail = "\(peer.bytesRead) bytes received, \(peer.bytesWritten) sent"
+        let detail = "\(counted(peer.bytesRead, "byte")) received, \(peer.bytesWritten) sent"
         StandardError.writeLine("framedump listen: conn \(number) closed\(reason.map { " (\($0))" } ?? ""): \(detail)")
         onClose(self)
     }

@@ -29,8 +29,8 @@ final class ProxyServer {
         try decoding.finish()
         let summary = decoding.summary
         StandardError.writeLine(
-            "framedump proxy: \(connectionCount) \(connectionCount == 1 ? "connection" : "connections"), \(summary.frames) frames; "
-                + "c2s \(relayedBytes.clientToServer) bytes, s2c \(relayedBytes.serverToClient) bytes"
+            "framedump proxy: \(counted(connectionCount, "connection")), \(counted(summary.frames, "frame")); "
+                + "c2s \(counted(relayedBytes.clientToServer, "byte")), s2c \(counted(relayedBytes.serverToClient, "byte"))"
         )
     }
 
