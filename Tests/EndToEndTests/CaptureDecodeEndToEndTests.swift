@@ -32,7 +32,7 @@ import Testing
     /// Per connection and direction: the frames decoded are exactly the frames sent that the
     /// capture holds whole (offset, body length, cmd), with good checksums; the gaps are the
     /// summary's; frames and events tile the stream from 0 to the bytes sent; `src`/`dst` put
-    /// the server's port on the right side; timestamps are RFC 3339 and never run backwards.
+    /// the server's port on the right side and `dir` says so; timestamps are RFC 3339 and never run backwards.
     @Test(arguments: CaptureFixture.all)
     func goldenAgreesWithTheGeneratorSummary(_ fixture: CaptureFixture) throws {
         let summary = try fixture.summary()
@@ -50,6 +50,7 @@ import Testing
                     let towardsServer = Self.port(record["dst"]) == Self.serverPort(summary, sent)
                     return towardsServer == isClientToServer
                 }
+                #expect(records.allSatisfy { $0["dir"] as? String == name }, "\(fixture.file) #\(number): `dir` is \(name) towards the \(isClientToServer ? "server" : "client")")
                 try checkDirection("\(fixture.file) #\(number) \(name)", records: records, sent: sent)
             }
         }

@@ -45,8 +45,9 @@ enum CaptureDecoding {
             StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(counted(outcome.statistics!.packets, "packet")) before it)")
             return .badInput
         }
-        // `0 frames` alone does not say whether the streams held no frame or the filter kept no segment.
-        if let statistics = outcome.statistics, statistics.segments == 0 {
+        // `0 frames` alone does not say whether the streams held no frame or the filter kept no segment
+        // (an unsupported link type has had its own warning).
+        if let statistics = outcome.statistics, statistics.segments == 0, statistics.unsupportedPackets == 0 {
             let kept = filter.map { " (\(counted(statistics.packets, "packet")) matched the filter: \($0))" } ?? " (\(counted(statistics.packets, "packet")))"
             StandardError.writeLine("framedump decode: no TCP segments in \(source.displayName)\(kept)")
         }

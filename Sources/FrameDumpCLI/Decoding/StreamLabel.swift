@@ -18,8 +18,8 @@ struct StreamLabel: Sendable, Equatable {
     let sourceText: String
     /// `destination` as `ip:port` (`[ip]:port` for IPv6).
     let destinationText: String
-    /// `,"conn":1,"src":"…","dst":"…"`: the JSON Lines keys of the stream, made once (endpoint
-    /// texts need no escaping: digits, hex, `.`, `:`, `[`, `]`).
+    /// `,"conn":1,"dir":"c2s","src":"…","dst":"…"`: the JSON Lines keys of the stream, made once
+    /// (endpoint texts need no escaping: digits, hex, `.`, `:`, `[`, `]`).
     let jsonKeys: [UInt8]
 
     init(connection: Int, direction: StreamDirection, source: Endpoint, destination: Endpoint) {
@@ -35,7 +35,7 @@ struct StreamLabel: Sendable, Equatable {
         self.destination = destination
         self.sourceText = sourceText
         self.destinationText = destinationText
-        jsonKeys = Array(",\"conn\":\(connection),\"src\":\"\(sourceText)\",\"dst\":\"\(destinationText)\"".utf8)
+        jsonKeys = Array(",\"conn\":\(connection),\"dir\":\"\(direction)\",\"src\":\"\(sourceText)\",\"dst\":\"\(destinationText)\"".utf8)
     }
 
     /// The label of the same connection's other stream; it shares this one's endpoint texts
