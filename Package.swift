@@ -16,6 +16,7 @@ let package = Package(
         .target(name: "PacketDecoding"),
         // Property and differential fuzzing of the frame decoder; stdlib only, like FrameCodec,
         // so the libFuzzer targets (Sources/FuzzTargets, built by scripts/fuzz) compile it too.
+        // Its seeded generator (`FuzzRandom`) also drives the tests' and benchmarks' random inputs.
         .target(name: "FrameFuzzing", dependencies: ["FrameCodec"]),
 
         // The system's libpcap (Debian: libpcap-dev), found through pkg-config.
@@ -35,15 +36,15 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "framedump-bench",
-            dependencies: ["FrameCodec", "PacketDecoding", "CZlib"],
+            dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "CZlib"],
             path: "Benchmarks/framedump-bench"
         ),
 
-        .testTarget(name: "FrameCodecTests", dependencies: ["FrameCodec"]),
-        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding"]),
+        .testTarget(name: "FrameCodecTests", dependencies: ["FrameCodec", "FrameFuzzing"]),
+        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "FrameFuzzing"]),
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding"]),
         .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["FrameCodec"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FrameCodec", "FrameFuzzing"]),
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,16 +1,8 @@
+import FrameFuzzing
+
 /// SplitMix64 (Steele, Lea, Flood 2014): a fast seeded generator, so every run feeds the same
 /// bytes and the same chunk boundaries.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SplitMix64 = FuzzRandom
 
 /// A buffer that lives for the whole run, 64-byte aligned so no row is favoured by alignment.
 final class AlignedBuffer: @unchecked Sendable {

@@ -15,6 +15,7 @@ public struct FormatSpecError: Error, Sendable, Hashable, CustomStringConvertibl
         self.expected = expected
     }
 
+    /// `column N: expected …`.
     public var description: String { "column \(column): expected \(expected)" }
 }
 

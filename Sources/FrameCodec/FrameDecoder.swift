@@ -52,7 +52,9 @@
 /// otherwise compacted (the unconsumed tail moved to the front) only once the consumed prefix
 /// is at least 2 KiB *and* at least as long as the tail it moves, so total bytes moved stay
 /// below total bytes fed — cost is linear in the input. The unconsumed bytes never exceed
-/// ``FrameFormat/maxFrameLength`` plus one chunk, whatever the input declares.
+/// ``FrameFormat/maxFrameLength`` plus one chunk, whatever the input declares. A decoder that
+/// holds no unfinished bytes after a call holds no buffer at all (its storage is released), so
+/// an idle stream costs only the decoder's own fields.
 public struct FrameDecoder: Sendable {
     /// The layout frames are decoded with.
     public let format: FrameFormat
@@ -94,6 +96,9 @@ public struct FrameDecoder: Sendable {
     /// Bytes currently held waiting for the rest of a frame or header.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// Bytes of storage the buffer has allocated; tests check an idle decoder holds none.
+    internal var bufferCapacity: Int { buffer.capacity }
+
     /// Appends a chunk and calls `receive` for every frame and event it completes, in stream order.
     ///
     /// If `receive` throws, the error propagates and the decoder stays consistent: outputs
@@ -102,6 +107,7 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - chunk: the stream's next bytes; any size, including empty.
     ///   - receive: called once per frame or event, synchronously.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         reclaimConsumedPrefix()
         chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
@@ -111,6 +117,7 @@ public struct FrameDecoder: Sendable {
         }
         bytesAwaited = 0
         try decodeBuffered(receive)
+        reclaimConsumedPrefix()
     }
 
     /// Appends a chunk from any byte collection, like ``process(_:_:)-(UnsafeRawBufferPointer,_)``;
@@ -119,6 +126,7 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - chunk: the stream's next bytes; any size, including empty.
     ///   - receive: called once per frame or event, synchronously.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     @inlinable
     public mutating func process(_ chunk: some Collection<UInt8>, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         let done: Void? = try chunk.withContiguousStorageIfAvailable {
@@ -138,6 +146,7 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - byteCount: the hole's length in bytes.
     ///   - receive: called for each event, in stream order.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func noteGap(byteCount: UInt64, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         guard byteCount > 0 else { return }
         try reportTail(receive)
@@ -155,9 +164,31 @@ public struct FrameDecoder: Sendable {
     ///
     /// - Parameters:
     ///   - receive: called for each event, in stream order.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func finish(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         try reportTail(receive)
         resyncing = false
+    }
+
+    /// Gives up the unfinished frame the decoder holds, to free its memory, and resyncs.
+    ///
+    /// The buffered bytes are reported as ``finish(_:)`` reports a tail — `skip` for leading
+    /// bytes that cannot start a header, then `truncated` — and the buffer is released. Decoding
+    /// then resyncs at the next byte fed, as after a gap: a bad length there joins a `skip`
+    /// rather than being one `oversize` per byte. ``streamOffset`` does not move, so every byte
+    /// stays accounted for. With nothing buffered it does nothing.
+    ///
+    /// For a caller that bounds the memory of many decoders together (`framedump decode
+    /// --max-buffered`): each decoder alone is bounded by ``FrameFormat/maxFrameLength``, but
+    /// thousands of streams each holding most of a large frame are not.
+    ///
+    /// - Parameters:
+    ///   - receive: called for each event, in stream order.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
+    public mutating func abandonPartialFrame(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        guard bufferedByteCount > 0 else { return }
+        try reportTail(receive)
+        resyncing = true
     }
 
     // MARK: - Decoding
@@ -342,8 +373,10 @@ public struct FrameDecoder: Sendable {
         guard readIndex > 0 else { return }
         let unconsumed = buffer.count &- readIndex
         if unconsumed == 0 {
+            // Released, not kept: an idle stream holds no storage (thousands of open connections
+            // each keeping their largest segment's capacity add up), for one allocation per chunk.
             bufferOffset = absoluteOffset(readIndex)
-            buffer.removeAll(keepingCapacity: true)
+            buffer = []
             readIndex = 0
         } else if readIndex >= Self.compactionThreshold, readIndex >= unconsumed {
             bufferOffset = absoluteOffset(readIndex)

@@ -12,6 +12,7 @@ public enum FrameEncoderError: Error, Sendable, Hashable, CustomStringConvertibl
     /// format's length adjustment it is negative or wider than the field.
     case lengthNotRepresentable(frameLength: Int)
 
+    /// What is wrong, in words, naming the field or the lengths in bytes.
     public var description: String {
         switch self {
         case .unknownField(let name):

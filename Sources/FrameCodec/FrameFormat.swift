@@ -1,75 +1,3 @@
-/// The byte order of a multi-byte header field.
-public enum ByteOrder: Sendable, Hashable {
-    /// Most significant byte first ("network byte order", RFC 1700).
-    case bigEndian
-    /// Least significant byte first.
-    case littleEndian
-}
-
-/// A checksum algorithm a frame header can carry.
-public enum ChecksumAlgorithm: Sendable, Hashable, CaseIterable {
-    /// CRC-32/ISO-HDLC: the zlib, Ethernet and PNG CRC (`"123456789"` → `0xCBF43926`).
-    case crc32
-    /// CRC-32C (Castagnoli, RFC 3720 §12.1): iSCSI, SCTP, ext4 (`"123456789"` → `0xE3069283`).
-    case crc32c
-}
-
-/// Which bytes a checksum field covers.
-public enum ChecksumCoverage: Sendable, Hashable {
-    /// The body only.
-    case body
-    /// The whole frame, header and body, with the checksum field's own bytes read as zero.
-    case headerAndBody
-}
-
-/// One field of a frame header.
-///
-/// Fields are laid out back to back in ``FrameFormat/fields`` order; a field's offset in the
-/// header is the sum of the widths before it.
-public struct HeaderField: Sendable, Hashable {
-    /// What the decoder does with a field.
-    public enum Role: Sendable, Hashable {
-        /// An integer reported to the user (`ver`, `cmd`, a sequence number...).
-        case value
-        /// The length field: see ``FrameFormat/lengthCounts`` and ``FrameFormat/lengthAdjustment``.
-        case length
-        /// A checksum over the bytes ``ChecksumCoverage`` names, computed with the algorithm given.
-        case checksum(ChecksumAlgorithm, ChecksumCoverage)
-        /// Bytes that are part of the header but carry no integer (any width, 1 byte or more);
-        /// lets a spec express Netty's `lengthFieldOffset` over unnamed bytes.
-        case opaque
-    }
-
-    /// The field's name, as shown in output (`fields` in JSON Lines).
-    public var name: String
-    /// Width in bytes: 1...8 for integer fields, any positive width for ``Role/opaque``.
-    public var width: Int
-    /// Byte order of the integer; ignored for 1-byte and opaque fields.
-    public var byteOrder: ByteOrder
-    /// What the field is for.
-    public var role: Role
-    /// Values a valid header must have in this field, or `nil` for any value.
-    ///
-    /// A single value (`0x55AA...0x55AA`) makes the field a *magic*: the decoder resyncs by
-    /// scanning for its bytes. A wider range (the TLS content type 20...24) is checked but
-    /// resync then advances one byte at a time.
-    public var expected: ClosedRange<UInt64>?
-
-    public init(
-        name: String,
-        width: Int,
-        byteOrder: ByteOrder = .bigEndian,
-        role: Role = .value,
-        expected: ClosedRange<UInt64>? = nil
-    ) {
-        self.name = name
-        self.width = width
-        self.byteOrder = byteOrder
-        self.role = role
-        self.expected = expected
-    }
-}
-
 /// What the value in the length field measures, before ``FrameFormat/lengthAdjustment`` is added.
 public enum LengthCounts: Sendable, Hashable {
     /// The body: frame length = header length + value + adjustment.
@@ -149,6 +77,9 @@ public struct FrameFormat: Sendable, Hashable {
     }
 
     /// Byte offset of field `index` from the start of the header.
+    ///
+    /// - Parameter index: An index into ``fields``; `fields.count` gives the header length.
+    /// - Returns: The sum of the widths of the fields before it, in bytes.
     public func offset(ofField index: Int) -> Int {
         fields[..<index].reduce(0) { $0 + $1.width }
     }
@@ -194,6 +125,7 @@ public enum FrameFormatError: Error, Sendable, Hashable, CustomStringConvertible
     /// A limit that must be zero or more is negative.
     case negativeLimit(String)
 
+    /// What is wrong with the layout, naming the field (1-based) or the limit.
     public var description: String {
         switch self {
         case .invalidWidth(let field, let width): "field \(field + 1) has width \(width) bytes, which is not allowed for its kind"

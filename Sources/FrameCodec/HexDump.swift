@@ -14,6 +14,7 @@ public struct HexDumpError: Error, Sendable, Hashable, CustomStringConvertible {
         self.expected = expected
     }
 
+    /// `line L, column C: expected …`.
     public var description: String { "line \(line), column \(column): expected \(expected)" }
 }
 
@@ -55,9 +56,11 @@ public enum HexDump {
     /// Not read: `hexdump` without `-C` and `od -x`, which print 16-bit words in host byte order,
     /// and `xxd -e` (little-endian groups); elided NSData descriptions (`...`) are an error.
     ///
-    /// A leading byte order mark is skipped (columns are counted after it). In messages, a
-    /// character that prints as nothing or as a space — a no-break space pasted from a web page,
-    /// a control byte — is shown as its escape, e.g. `got '\u{a0}'`.
+    /// A leading byte order mark is skipped (columns are counted after it). Unicode whitespace
+    /// (the `White_Space` property: a no-break space pasted from a web page, an ideographic
+    /// space from a CJK input method) separates digits as a space does. In messages, a
+    /// character that prints as nothing — a zero-width space, a control byte — is shown as its
+    /// escape, e.g. `got '\u{200b}'`.
     ///
     /// Runs in time linear in the text plus the output.
     ///
@@ -71,7 +74,7 @@ public enum HexDump {
         _ text: some StringProtocol,
         maxByteCount: Int = defaultMaxByteCount
     ) throws(HexDumpError) -> [UInt8] {
-        var string = String(text)
+        var string = HexDumpParser.unicodeSpacesAsASCII(String(text))
         let result = string.withUTF8 { utf8 in
             Result { () throws(HexDumpError) -> [UInt8] in
                 var parser = HexDumpParser(utf8, maxByteCount: maxByteCount)

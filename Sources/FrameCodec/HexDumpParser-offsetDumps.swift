@@ -175,7 +175,9 @@ extension HexDumpParser {
         while true {
             guard index + 2 <= end, let high = DumpByte.hexValue(text[index]),
                   let low = DumpByte.hexValue(text[index + 1]) else {
-                throw fail(index, "two hex digits for a byte")
+                // Point at the character that is not a digit, not at the byte's start.
+                let bad = index < end && DumpByte.hexValue(text[index]) != nil ? index + 1 : index
+                throw fail(bad, "two hex digits for a byte" + (bad < end ? ", got '\(character(at: bad))'" : ""))
             }
             let after = index + 2
             if after < end, !DumpByte.isSpace(text[after]), text[after] != UInt8(ascii: "|") {
@@ -185,6 +187,10 @@ extension HexDumpParser {
             var next = after
             while next < end, text[next] == DumpByte.space { next += 1 }
             let gap = next - after
+            // One space apart, the next byte is due: no form starts its ASCII column that close.
+            if gap == 1, next < end, DumpByte.hexValue(text[next]) == nil, text[next] != UInt8(ascii: "|") {
+                throw fail(next, "two hex digits for a byte, got '\(character(at: next))'")
+            }
             guard next < end, (1...2).contains(gap), DumpByte.hexValue(text[next]) != nil else { return }
             index = next
         }

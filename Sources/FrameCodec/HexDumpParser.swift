@@ -30,6 +30,20 @@ struct HexDumpParser {
         output.reserveCapacity(min(text.count / 2, max(maxByteCount, 0)))
     }
 
+    /// `text` with every non-ASCII Unicode whitespace character (`White_Space`: U+00A0, U+3000,
+    /// U+2000…U+200A, …) replaced by one ASCII space, so the line readers, which work on ASCII
+    /// bytes, see a separator there. One scalar for one keeps columns (counted in scalars) where
+    /// they were; an ASCII-only text is returned as is after one scan.
+    static func unicodeSpacesAsASCII(_ text: String) -> String {
+        func isUnicodeSpace(_ scalar: Unicode.Scalar) -> Bool { !scalar.isASCII && scalar.properties.isWhitespace }
+        guard text.utf8.contains(where: { $0 >= 0x80 }), text.unicodeScalars.contains(where: isUnicodeSpace) else {
+            return text
+        }
+        var spaced = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { spaced.append(isUnicodeSpace(scalar) ? " " : scalar) }
+        return String(spaced)
+    }
+
     mutating func run() throws(HexDumpError) -> [UInt8] {
         // A byte order mark (Windows editors save one) is invisible: columns start after it.
         var position = matches("\u{FEFF}", at: 0, end: text.count) ? 3 : 0

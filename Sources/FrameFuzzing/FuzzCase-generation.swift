@@ -12,15 +12,18 @@ extension FuzzCase {
         var random = FuzzRandom(seed: seed)
         let format = Self.limitVariant(of: baseFormat, &random)
         let layout = ReferenceLayout(format)
-        let bodies = Self.bodyRange(layout) ?? 0...0
+        // A layout no frame fits (say, a length field whose one allowed value exceeds the
+        // limit) gets no frames; damage then makes the whole stream.
+        let bodies = Self.bodyRange(layout)
         let damaged = random.chance(2, in: 3)
         let magicFree = damaged && random.chance(3, in: 4)
 
         var frames: [GeneratedFrame] = []
-        let frameCount = random.chance(1, in: 8) ? Int.random(in: 0...400, using: &random) : Int.random(in: 0...12, using: &random)
+        let frameCount = bodies == nil ? 0
+            : random.chance(1, in: 8) ? Int.random(in: 0...400, using: &random) : Int.random(in: 0...12, using: &random)
         var total = 0
         for _ in 0..<frameCount where total < byteBudget {
-            let frame = Self.frame(layout, bodies: bodies, budget: byteBudget - total, avoidMagic: magicFree, &random)
+            let frame = Self.frame(layout, bodies: bodies ?? 0...0, budget: byteBudget - total, avoidMagic: magicFree, &random)
             total += layout.headerLength + frame.body.count
             frames.append(frame)
         }

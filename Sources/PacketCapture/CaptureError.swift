@@ -38,6 +38,7 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Listing interfaces (`pcap_findalldevs`) or reading statistics (`pcap_stats`) failed.
         public static let queryFailed = Kind("query")
 
+        /// The kind's short name (`open`, `filter`, `no-such-interface`, …).
         public var description: String { name }
     }
 
@@ -52,5 +53,6 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message.isEmpty ? "libpcap \(kind.name) error" : message
     }
 
+    /// The message.
     public var description: String { message }
 }

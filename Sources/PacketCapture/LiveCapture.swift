@@ -1,5 +1,4 @@
 import CPcap
-import PacketDecoding
 
 /// Captures packets from a network interface as they arrive, through libpcap.
 ///
@@ -19,7 +18,7 @@ import PacketDecoding
 ///
 /// Not thread-safe, except `breakLoop()` / `Interrupter.breakLoop()`, which may be called from
 /// any thread or a signal handler. `deinit` closes the handle (`pcap_close`).
-public final class LiveCapture {
+public final class LiveCapture: PcapSource {
     /// The default snapshot length, in bytes: tcpdump's default, enough for any packet on
     /// common links, including loopback's 64 KiB MTU and GSO/GRO super-packets.
     public static let defaultSnaplen = 262_144
@@ -29,8 +28,6 @@ public final class LiveCapture {
     /// is unknown (the `any` device), so 2 MB holds only 8 packets and bursts are dropped
     /// (measured: 16 of 161 loopback packets lost on `any` with tcpdump's defaults).
     public static let defaultBufferSize = 32 << 20
-
-    private let handle: PcapHandle
 
     /// The interface being captured, as given to `init`.
     public let interfaceName: String
@@ -81,8 +78,8 @@ public final class LiveCapture {
         }
         warning = status > 0 ? Self.statusText(status, handle: handle) : nil
         handle.refreshPrecision()
-        self.handle = handle
         self.interfaceName = interface
+        super.init(handle: handle)
     }
 
     private static func statusText(_ status: Int32, handle: PcapHandle) -> String {
@@ -106,40 +103,6 @@ public final class LiveCapture {
         default:
             return CaptureError(.activationFailed, message: text)
         }
-    }
-
-    /// The link-layer header type of captured packets (`pcap_datalink`): `.ethernet` on
-    /// Linux loopback and Ethernet, `.linuxSLL` / `.linuxSLL2` on `any`.
-    public var linkType: LinkType { handle.linkType }
-
-    /// The snapshot length in effect (`pcap_snapshot`), in bytes.
-    public var snaplen: Int { handle.snaplen }
-
-    /// Keeps only packets matching a BPF filter (`pcap_compile` optimized with netmask
-    /// `PCAP_NETMASK_UNKNOWN`, then `pcap_setfilter`); the kernel drops the rest.
-    ///
-    /// - Parameter expression: A `pcap-filter(7)` expression, e.g. `"tcp port 7000"`.
-    /// - Throws: `CaptureError.Kind.invalidFilter` with libpcap's message.
-    public func setFilter(_ expression: String) throws {
-        try handle.setFilter(expression)
-    }
-
-    /// Waits for the next packet (`pcap_next_ex`); read timeouts are waited through.
-    ///
-    /// - Returns: The packet, whose `bytes` stay valid until the next call; `nil` once
-    ///   `breakLoop()` has been called.
-    /// - Throws: `CaptureError.Kind.readFailed` with libpcap's message (e.g. the interface
-    ///   went down).
-    public func next() throws -> CapturedPacket? {
-        try handle.next()
-    }
-
-    /// Calls `body` with every packet until `breakLoop()` is called or an error occurs.
-    ///
-    /// - Parameter body: Called once per packet; `packet.bytes` is valid only during the call.
-    /// - Throws: What `body` throws, or `CaptureError.Kind.readFailed`.
-    public func forEach(_ body: (CapturedPacket) throws -> Void) throws {
-        while let packet = try handle.next() { try body(packet) }
     }
 
     /// Makes the current or next `next()` return `nil` (`pcap_breakloop`).
@@ -191,6 +154,4 @@ public final class LiveCapture {
         return Statistics(received: stats.ps_recv, droppedByKernel: stats.ps_drop,
                           droppedByInterface: stats.ps_ifdrop)
     }
-
-    var pcapHandle: PcapHandle { handle }
 }

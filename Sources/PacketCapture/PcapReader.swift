@@ -1,5 +1,4 @@
 import CPcap
-import PacketDecoding
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,9 +25,7 @@ import Glibc
 ///
 /// Not thread-safe; use one reader from one thread at a time. `deinit` closes the handle
 /// (`pcap_close`), which also closes any `FILE *` the reader was given.
-public final class PcapReader {
-    private let handle: PcapHandle
-
+public final class PcapReader: PcapSource {
     /// Opens a capture file by path (`pcap_open_offline_with_tstamp_precision`, nanosecond precision).
     ///
     /// - Parameter path: A pcap or pcapng file, or `"-"` for standard input (libpcap reads
@@ -42,7 +39,7 @@ public final class PcapReader {
         else {
             throw CaptureError(.openFailed, message: "\(path): \(errorBuffer.message)")
         }
-        handle = PcapHandle(pointer)
+        super.init(handle: PcapHandle(pointer))
     }
 
     /// Reads a capture from an open stdio stream (`pcap_fopen_offline_with_tstamp_precision`).
@@ -61,7 +58,7 @@ public final class PcapReader {
             fclose(file)
             throw CaptureError(.openFailed, message: errorBuffer.message)
         }
-        handle = PcapHandle(pointer)
+        super.init(handle: PcapHandle(pointer))
     }
 
     /// Reads a capture whose first bytes the caller has already consumed from a file descriptor.
@@ -113,43 +110,4 @@ public final class PcapReader {
             return false
         }
     }
-
-    /// The link-layer header type of every packet (`pcap_datalink`).
-    public var linkType: LinkType { handle.linkType }
-
-    /// The file's snapshot length (`pcap_snapshot`), in bytes: no packet holds more.
-    public var snaplen: Int { handle.snaplen }
-
-    /// Keeps only packets matching a BPF filter, written as for tcpdump (`pcap-filter(7)`).
-    ///
-    /// Calls `pcap_compile` (optimized, netmask `PCAP_NETMASK_UNKNOWN`, so `ip broadcast`
-    /// is rejected) and `pcap_setfilter`. Applies to packets not yet read.
-    ///
-    /// - Parameter expression: The filter, e.g. `"tcp port 7000"`.
-    /// - Throws: `CaptureError.Kind.invalidFilter` whose message quotes the expression and
-    ///   libpcap's complaint ("syntax error", "unknown host", …).
-    public func setFilter(_ expression: String) throws {
-        try handle.setFilter(expression)
-    }
-
-    /// Reads the next packet (`pcap_next_ex`).
-    ///
-    /// - Returns: The packet, whose `bytes` stay valid until the next call; `nil` at the end of
-    ///   the capture.
-    /// - Throws: `CaptureError.Kind.readFailed` with libpcap's message when the file is
-    ///   truncated or corrupt ("truncated dump file; tried to read 60 captured bytes, only got 20").
-    public func next() throws -> CapturedPacket? {
-        try handle.next()
-    }
-
-    /// Calls `body` with every remaining packet, in file order.
-    ///
-    /// - Parameter body: Called once per packet; `packet.bytes` is valid only during the call.
-    /// - Throws: What `body` throws (reading stops), or `CaptureError.Kind.readFailed` after
-    ///   the last good packet of a truncated or corrupt file.
-    public func forEach(_ body: (CapturedPacket) throws -> Void) throws {
-        while let packet = try handle.next() { try body(packet) }
-    }
-
-    var pcapHandle: PcapHandle { handle }
 }

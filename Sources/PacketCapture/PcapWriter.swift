@@ -55,7 +55,7 @@ public final class PcapWriter {
     ///   - capture: The capture whose packets will be written.
     /// - Throws: `CaptureError.Kind.writeFailed` with libpcap's message.
     public convenience init(path: String, matching capture: LiveCapture) throws {
-        try self.init(path: path, handle: capture.pcapHandle)
+        try self.init(path: path, handle: capture.handle)
     }
 
     /// Creates a file for packets read from another capture file, with its link type and
@@ -66,7 +66,7 @@ public final class PcapWriter {
     ///   - reader: The reader whose packets will be written.
     /// - Throws: `CaptureError.Kind.writeFailed` with libpcap's message.
     public convenience init(path: String, matching reader: PcapReader) throws {
-        try self.init(path: path, handle: reader.pcapHandle)
+        try self.init(path: path, handle: reader.handle)
     }
 
     private init(path: String, handle: PcapHandle) throws {

@@ -47,6 +47,13 @@ public struct IPDefragmenter {
         /// incomplete; default 30 s (Linux `ipfrag_time`).
         public var timeoutNanoseconds: Int64
 
+        /// Limits for the defragmenter; every default mirrors Linux's (`ipfrag_high_thresh`,
+        /// `ipfrag_time`).
+        ///
+        /// - Parameters:
+        ///   - maxBytesHeld: Bytes all incomplete datagrams may hold together; default 4 MiB.
+        ///   - maxDatagramsInProgress: Incomplete datagrams at once; default 1024.
+        ///   - timeoutNanoseconds: Capture-time nanoseconds a datagram may stay incomplete; default 30 s.
         public init(maxBytesHeld: Int = 4 << 20, maxDatagramsInProgress: Int = 1024,
                     timeoutNanoseconds: Int64 = 30_000_000_000) {
             self.maxBytesHeld = maxBytesHeld
@@ -83,6 +90,7 @@ public struct IPDefragmenter {
         /// Still incomplete when the capture ended (`dropAll`).
         case endOfCapture
 
+        /// The reason in words (`timeout`, `memory limit`, …).
         public var description: String {
             switch self {
             case .timeout: "timeout"
@@ -95,10 +103,13 @@ public struct IPDefragmenter {
 
     /// One incomplete datagram given up: its data is lost and becomes a gap in its stream.
     public struct Drop: Sendable, Hashable {
+        /// The datagram's source address.
         public var source: IPAddress
+        /// The datagram's destination address.
         public var destination: IPAddress
         /// The IPv4 Identification or IPv6 Fragment header Identification.
         public var identification: UInt32
+        /// Why it was given up.
         public var reason: DropReason
         /// Fragment payload bytes received for this datagram.
         public var bytesReceived: Int

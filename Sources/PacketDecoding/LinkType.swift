@@ -1,6 +1,9 @@
 /// A link-layer header type: the pcap LINKTYPE_/DLT_ value (https://www.tcpdump.org/linktypes.html).
 public struct LinkType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The LINKTYPE_ value as written in a pcap header or pcapng Interface Description Block.
     public let rawValue: Int
+    /// A link type from its LINKTYPE_ value; any value is accepted (unknown ones are
+    /// reported by the packet parser as unsupported, not rejected here).
     public init(rawValue: Int) { self.rawValue = rawValue }
     /// DLT_NULL: BSD loopback, 4-byte address family in host byte order of the capturing machine.
     public static let null = LinkType(rawValue: 0)
@@ -8,8 +11,9 @@ public struct LinkType: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let ethernet = LinkType(rawValue: 1)
     /// DLT_RAW as LINKTYPE_RAW (101); libpcap also maps DLT 12 and 14 to raw IP.
     public static let raw = LinkType(rawValue: 101)
-    /// LINKTYPE_IPV4 (228) and LINKTYPE_IPV6 (229).
+    /// LINKTYPE_IPV4 (228): raw IPv4, no link header.
     public static let ipv4 = LinkType(rawValue: 228)
+    /// LINKTYPE_IPV6 (229): raw IPv6, no link header.
     public static let ipv6 = LinkType(rawValue: 229)
     /// DLT_LOOP: OpenBSD loopback, 4-byte address family in network byte order.
     public static let loop = LinkType(rawValue: 108)

@@ -8,6 +8,7 @@ public enum MalformedReason: Sendable, Hashable, CustomStringConvertible {
     public enum Header: Sendable, Hashable, CustomStringConvertible {
         case linkLayer, vlanTag, ipv4, ipv6, ipv6Extension, tcp
 
+        /// The header's name as messages show it.
         public var description: String {
             switch self {
             case .linkLayer: "link-layer"
@@ -44,6 +45,7 @@ public enum MalformedReason: Sendable, Hashable, CustomStringConvertible {
     /// TCP data offset below 20 bytes or past the segment's end (RFC 9293 §3.1); both in bytes.
     case badTCPDataOffset(headerLength: Int, segmentLength: Int)
 
+    /// What was wrong, in words (`truncated TCP header`, …).
     public var description: String {
         switch self {
         case .truncatedHeader(let header): "truncated \(header) header"

@@ -57,6 +57,9 @@ public struct PacketParser {
     /// Whether packets of `linkType` can be decoded: NULL (0), EN10MB (1), RAW (101, and DLT 12
     /// and 14 as libpcap reports them live), LOOP (108), LINUX_SLL (113), IPV4 (228), IPV6 (229)
     /// and LINUX_SLL2 (276).
+    ///
+    /// - Parameter linkType: The source's link type (`pcap_datalink`, or a file's LINKTYPE_).
+    /// - Returns: `false` for link types every packet of which would be `.unsupportedLinkType`.
     public static func supports(_ linkType: LinkType) -> Bool {
         LinkLayer.supports(linkType)
     }
@@ -104,6 +107,8 @@ public struct PacketParser {
     /// The incomplete datagrams dropped since the last call (timeout, limits, end of capture),
     /// oldest first. At most 1024 wait; further ones are only counted
     /// (`defragmentationStatistics.dropsNotRecorded`).
+    ///
+    /// - Returns: The drops, oldest first; empty when none happened since the last call.
     public mutating func takeDefragmentationDrops() -> [IPDefragmenter.Drop] {
         defragmenter.takeDrops()
     }

@@ -54,6 +54,7 @@ public enum RoleEvidence: Sendable, Hashable, CustomStringConvertible {
     /// No handshake in the capture: the sender of the first segment seen is the client.
     case firstPacket
 
+    /// The evidence as `streams` shows it (`roles`): `syn`, `syn-ack` or `first-packet`.
     public var description: String {
         switch self {
         case .syn: "syn"
@@ -71,6 +72,7 @@ public enum GapCause: Sendable, Hashable, CustomStringConvertible {
     /// The segment was captured but cut by the snaplen (`TCPSegment.missingPayloadLength`).
     case notCaptured
 
+    /// A short name for output: `missing` or `snaplen`.
     public var description: String {
         switch self {
         case .segmentsMissing: "missing"
@@ -86,6 +88,7 @@ public enum DirectionCloseReason: Sendable, Hashable, CustomStringConvertible {
     /// Either side sent RST (RFC 9293 §3.5.2).
     case reset
 
+    /// A short name for output: `fin` or `rst`.
     public var description: String { self == .fin ? "fin" : "rst" }
 }
 
@@ -104,6 +107,7 @@ public enum ConnectionCloseReason: Sendable, Hashable, CustomStringConvertible {
     /// The capture ended (``TCPReassembler/finish(_:)``).
     case endOfCapture
 
+    /// A short name for output (`fin`, `rst`, …).
     public var description: String {
         switch self {
         case .finished: "fin"

@@ -32,6 +32,14 @@ public struct ReassemblyLimits: Sendable, Hashable {
     /// The defaults: 4 MiB per direction, 64 MiB total, 262,144 connections, 3600 s idle.
     public static let `default` = ReassemblyLimits()
 
+    /// Limits with the given bounds; each default is the one documented on its property.
+    ///
+    /// - Parameters:
+    ///   - maxOutOfOrderBytesPerDirection: Out-of-order bytes one direction may hold; default 4 MiB.
+    ///   - maxOutOfOrderBytesTotal: Out-of-order bytes all connections may hold; default 64 MiB.
+    ///   - maxConnections: Connections tracked at once; default 262,144; values below 1 count as 1.
+    ///   - idleTimeoutNanoseconds: Capture-time nanoseconds of silence before a connection is
+    ///     flushed; default 3600 s; `Int64.max` disables it.
     public init(maxOutOfOrderBytesPerDirection: Int = 4 << 20,
                 maxOutOfOrderBytesTotal: Int = 64 << 20,
                 maxConnections: Int = 262_144,
@@ -53,6 +61,8 @@ public enum ReassemblyLimit: Sendable, Hashable, CustomStringConvertible {
     /// ``ReassemblyLimits/maxConnections``: the least recently active open connection was evicted.
     case maxConnections
 
+    /// The limit's name as JSON Lines `limit` shows it (`max_connections`, …), in snake case
+    /// like the other JSON values.
     public var description: String {
         switch self {
         case .outOfOrderBytesPerDirection: "out_of_order_bytes_per_direction"

@@ -10,8 +10,10 @@ public struct SequenceNumber: RawRepresentable, Sendable, Hashable, CustomString
     /// The sequence number as carried in the TCP header (host order).
     public var rawValue: UInt32
 
+    /// A sequence number from the value in the TCP header (host order).
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// A sequence number from the value in the TCP header (host order); unlabeled for brevity.
     public init(_ rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The signed distance from `self` forward to `other`, in sequence numbers (bytes).
@@ -32,7 +34,11 @@ public struct SequenceNumber: RawRepresentable, Sendable, Hashable, CustomString
     }
 
     /// Whether `self` comes before `other` in serial number order (RFC 1982 §3.2).
+    ///
+    /// - Parameter other: The sequence number to compare with.
+    /// - Returns: `true` when `other` is 1 to 2³¹ − 1 ahead; `false` when equal or behind.
     public func precedes(_ other: SequenceNumber) -> Bool { distance(to: other) > 0 }
 
+    /// The raw value in decimal.
     public var description: String { String(rawValue) }
 }

@@ -123,6 +123,8 @@ public struct TCPReassembler {
     ///   - now: The current capture time.
     ///   - receive: Gets each evicted open connection's remaining gaps and its
     ///     `connectionClosed(…, reason: .idleTimeout)`.
+    /// - Throws: Whatever `receive` throws; a connection is forgotten only once all its events
+    ///   went through, so the rest stay tracked.
     public mutating func expireIdle(now: Timestamp, _ receive: (ReassemblyEvent) throws -> Void) rethrows {
         for closed in [true, false] {
             while let oldest = closed ? table.closedRecency.head : table.recency.head {
@@ -137,6 +139,10 @@ public struct TCPReassembler {
     /// Ends the capture: every open connection reports its remaining holes as gaps and closes
     /// with ``ConnectionCloseReason/endOfCapture``, in connection-number order. The table is
     /// empty afterwards; connection numbers keep counting if more segments follow.
+    ///
+    /// - Parameter receive: Gets every remaining gap and closing event, in order.
+    /// - Throws: Whatever `receive` throws; a connection is forgotten only once all its events
+    ///   went through, so the rest stay tracked.
     public mutating func finish(_ receive: (ReassemblyEvent) throws -> Void) rethrows {
         for slot in table.slotsByConnectionNumber {
             try close(slot, reason: .endOfCapture, receive)

@@ -32,7 +32,7 @@ import Testing
     /// Per connection and direction: the frames decoded are exactly the frames sent that the
     /// capture holds whole (offset, body length, cmd), with good checksums; the gaps are the
     /// summary's; frames and events tile the stream from 0 to the bytes sent; `src`/`dst` put
-    /// the server's port on the right side; timestamps are RFC 3339 and never run backwards.
+    /// the server's port on the right side and `dir` says so; timestamps are RFC 3339 and never run backwards.
     @Test(arguments: CaptureFixture.all)
     func goldenAgreesWithTheGeneratorSummary(_ fixture: CaptureFixture) throws {
         let summary = try fixture.summary()
@@ -50,6 +50,7 @@ import Testing
                     let towardsServer = Self.port(record["dst"]) == Self.serverPort(summary, sent)
                     return towardsServer == isClientToServer
                 }
+                #expect(records.allSatisfy { $0["dir"] as? String == name }, "\(fixture.file) #\(number): `dir` is \(name) towards the \(isClientToServer ? "server" : "client")")
                 try checkDirection("\(fixture.file) #\(number) \(name)", records: records, sent: sent)
             }
         }
@@ -122,6 +123,17 @@ import Testing
         let pcap = try FrameDumpProcess.run(["decode", "--json", "Fixtures/captures/h12-conversation.pcap"])
         let pcapng = try FrameDumpProcess.run(["decode", "--json", "Fixtures/captures/h12-conversation.pcapng"])
         #expect(pcapng == pcap)
+    }
+
+    /// A filter that keeps no TCP segment is not an error, but `0 frames` alone would not say why.
+    @Test func aFilterThatKeepsNoSegmentIsNoted() throws {
+        let path = "Fixtures/captures/h12-conversation.pcap"
+        let result = try FrameDumpProcess.run(["decode", path, "tcp", "port", "1"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "0 frames\n")
+        #expect(result.stderr == "framedump decode: no TCP segments in \(path) (0 packets matched the filter: tcp port 1)\n")
+        let matching = try FrameDumpProcess.run(["decode", path])
+        #expect(!matching.stderr.contains("no TCP segments"), "\(matching.stderr)")
     }
 
     @Test func standardInputIsReadAsACapture() throws {

@@ -19,11 +19,7 @@ struct CaptureFixture: CustomTestStringConvertible, Sendable {
 
     /// Every classic pcap fixture, by name. (`h12-conversation.pcapng` holds the same packets as
     /// its `.pcap` and is checked against that one's goldens.)
-    static let all: [CaptureFixture] = {
-        let url = FrameDumpProcess.packageRoot.appendingPathComponent(directory)
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return files.filter { $0.hasSuffix(".pcap") }.sorted().map { CaptureFixture(file: $0) }
-    }()
+    static let all = FixtureDirectory.files(in: directory, endingIn: ".pcap").map { CaptureFixture(file: $0) }
 
     /// The fixtures with a human-output golden.
     static var withText: [CaptureFixture] {

@@ -112,14 +112,7 @@ import Testing
         // 40 000 fefd frames with a 2-byte body: ~3 MB of JSON Lines, far more than a pipe holds.
         try String(repeating: "fefd00026869", count: 40_000).write(to: scratch, atomically: true, encoding: .utf8)
         let script = #""$0" decode --json --format fefd "$1" 2>"$1.err" | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"; cat "$1.err"; rm -f "$1.err""#
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
-        shell.arguments = ["-c", script, FrameDumpProcess.binary.path, scratch.path]
-        let output = Pipe()
-        shell.standardOutput = output
-        try shell.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        shell.waitUntilExit()
+        let text = try ExternalProgram.run("/bin/bash", ["-c", script, FrameDumpProcess.binary.path, scratch.path]).stdout
         #expect(text == "0\n", "framedump's exit status, then its stderr")
     }
 }

@@ -179,15 +179,7 @@ import Testing
         // script(1) gives the command a pseudo-terminal as standard output.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let command = "'\(FrameDumpProcess.binary.path)' encode -f u16 --body-text hi; echo \"status $?\""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = try ExternalProgram.run("/usr/bin/script", ["-qec", command, "/dev/null"]).stdout
         #expect(output.contains("refusing to write binary frames to a terminal"))
         #expect(output.contains("status 1"))
     }
@@ -196,21 +188,13 @@ import Testing
     /// packets, bad checksums, broken sequence numbers), and the client's stream as Follow TCP
     /// Stream shows it equals `stream`. Skipped when tshark is not installed.
     private func expectWiresharkReads(_ path: String, stream: [UInt8], serverPort: Int = 7777, mss: Int = 1460) throws {
-        guard let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: FileManager.default.isExecutableFile) else {
+        guard let tshark = Tshark.path else {
             print("skipping the Wireshark check: tshark is not installed")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tshark)
-        process.arguments = ["-r", path, "-q", "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE",
-                             "-z", "expert,warn", "-z", "follow,tcp,raw,0"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (output, status) = try ExternalProgram.run(tshark, ["-r", path, "-q", "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE",
+                                                                "-z", "expert,warn", "-z", "follow,tcp,raw,0"])
+        #expect(status == 0)
         #expect(!output.contains("Errors (") && !output.contains("Warns ("), "\(output)")
         #expect(output.contains("Node 1: 127.0.0.1:\(serverPort)"))
         // Follow output: one hex line per segment, server data indented with a tab (none here).

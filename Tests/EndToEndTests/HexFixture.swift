@@ -17,11 +17,7 @@ struct HexFixture: CustomTestStringConvertible, Sendable {
     static let directory = "Fixtures/hex"
 
     /// Every fixture, by name.
-    static let all: [HexFixture] = {
-        let url = FrameDumpProcess.packageRoot.appendingPathComponent(directory)
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return files.filter { $0.hasSuffix(".hex") }.sorted().map { HexFixture(name: String($0.dropLast(4))) }
-    }()
+    static let all = FixtureDirectory.files(in: directory, endingIn: ".hex").map { HexFixture(name: String($0.dropLast(4))) }
 
     var path: String { "\(Self.directory)/\(name).hex" }
 

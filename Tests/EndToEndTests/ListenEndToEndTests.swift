@@ -48,7 +48,7 @@ import Testing
         #expect(try listen.stop() == 0)
         let lines = listen.stdout.split(separator: "\n")
         #expect(lines.count == 4)
-        #expect(lines.allSatisfy { $0.contains("\"conn\":1,\"src\":\"") && $0.contains("\"ts\":\"") })
+        #expect(lines.allSatisfy { $0.contains("\"conn\":1,\"dir\":\"c2s\",\"src\":\"") && $0.contains("\"ts\":\"") })
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -68,6 +68,7 @@ import Testing
         #expect(Array(replies[1].body) == [0, 0, 0, 5])
         #expect(try listen.stop(SIGINT) == 0)
         #expect(listen.stdout.contains("3 frames"), "the text summary is printed on SIGINT")
+        #expect(listen.stderr.contains("framedump listen: 1 connection, 3 frames"), "\(listen.stderr)")
     }
 
     @Test(.timeLimit(.minutes(1)))

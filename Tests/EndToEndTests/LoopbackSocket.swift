@@ -1,4 +1,5 @@
 import FrameCodec
+import FrameFuzzing
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -182,9 +183,9 @@ final class TestThread: @unchecked Sendable {
     }
 }
 
-/// h12 frames of the live tests, with deterministic bodies (SplitMix64).
+/// h12 frames of the live tests, with deterministic bodies (`FuzzRandom`, SplitMix64).
 struct FrameMaker {
-    private var state: UInt64
+    private var random: FuzzRandom
     private let encoder = FrameEncoder(format: .h12)
     /// 256 KiB of pseudo-random bytes that bodies are cut from.
     private static let pool: [UInt8] = {
@@ -192,15 +193,9 @@ struct FrameMaker {
         return (0..<(256 * 1024 / 8)).flatMap { _ in withUnsafeBytes(of: maker.next()) { Array($0) } }
     }()
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = FuzzRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     /// A body length skewed small: 95% 1...512 bytes, 4.5% up to 8 KiB, 0.5% up to 256 KiB.
     mutating func bodyLength() -> Int {

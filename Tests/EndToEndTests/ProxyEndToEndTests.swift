@@ -117,7 +117,9 @@ import Testing
         #expect(try proxy.stop() == 2, "the 2 stray bytes are a skip, both ways")
         let lines = proxy.stdout.split(separator: "\n")
         #expect(lines.count == 6)
-        #expect(lines.allSatisfy { $0.contains("\"conn\":1,\"src\":\"[::1]:") })
+        #expect(lines.allSatisfy { $0.contains("\",\"src\":\"[::1]:") })
+        #expect(lines.filter { $0.contains("\"conn\":1,\"dir\":\"c2s\",") }.count == 3)
+        #expect(lines.filter { $0.contains("\"conn\":1,\"dir\":\"s2c\",") }.count == 3)
         #expect(lines.filter { $0.contains("\"type\":\"skip\"") }.count == 2)
     }
 

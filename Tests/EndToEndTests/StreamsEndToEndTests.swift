@@ -53,7 +53,7 @@ import Testing
               c2s  8 packets  223 bytes  1 gap (65 bytes at 69:65)  2 out-of-order
               s2c  4 packets  80 bytes
 
-            1 connection; 12 packets: 12 TCP segments
+            1 connection; 12 packets (12 TCP segments)
 
             """)
         #expect(listing.status == 2, "a gap")

@@ -7,11 +7,7 @@ import Testing
 /// which tshark 4.0 leaves off by default), and the gaps must be where tshark marks them.
 @Suite(.enabled(if: Tshark.path != nil, "tshark is not installed (Debian: apt-get install tshark); Wireshark conformance not checked"))
 struct WiresharkConformanceTests {
-    static let captures: [String] = {
-        let url = FrameDumpProcess.packageRoot.appendingPathComponent(CaptureFixture.directory)
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return files.filter { $0.hasSuffix(".pcap") || $0.hasSuffix(".pcapng") }.sorted()
-    }()
+    static let captures = FixtureDirectory.files(in: CaptureFixture.directory, endingIn: ".pcap", ".pcapng")
 
     @Test(arguments: captures)
     func reassembledBytesMatchTsharkFollow(_ file: String) throws {
@@ -43,94 +39,5 @@ struct WiresharkConformanceTests {
             }
         }
         print("Wireshark conformance: \(file): \(identical)/\(2 * ours.connections.count) directions identical")
-    }
-}
-
-/// What `tshark -z follow,tcp,raw` delivers for each stream.
-enum Tshark {
-    /// The tshark executable on `PATH`, or `nil`.
-    static let path: String? = {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return directories.map { "\($0)/tshark" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
-    /// One followed stream: its two nodes (`ip:port`, IPv6 `[ip]:port`; node 0 is the one tshark
-    /// takes as the client), each node's bytes without the gap markers, and the number of markers.
-    struct Followed {
-        var nodes: (String, String)
-        var data: ([UInt8], [UInt8])
-        var gaps: (Int, Int)
-
-        /// A stream number tshark does not have prints empty nodes (`:0`).
-        var isEmpty: Bool { nodes.0 == ":0" && nodes.1 == ":0" }
-    }
-
-    /// Follows streams 0..<`streams` of the capture at `path`, in one tshark run, with
-    /// `tcp.reassemble_out_of_order` on.
-    ///
-    /// In raw mode each line is one chunk in hex, node 1's indented by a tab. A hole tshark gives
-    /// up on is a chunk of its own holding the text `[N bytes missing in capture file]` and a NUL
-    /// (tshark 4.0); those chunks are counted as gaps and left out of the bytes.
-    static func follow(_ path: String, streams: Int) throws -> [Followed] {
-        guard let tshark = Self.path else { return [] }
-        var arguments = ["-n", "-r", path, "-o", "tcp.reassemble_out_of_order:TRUE", "-q"]
-        for stream in 0..<streams { arguments += ["-z", "follow,tcp,raw,\(stream)"] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tshark)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-
-        var followed = [Followed](repeating: Followed(nodes: (":0", ":0"), data: ([], []), gaps: (0, 0)), count: streams)
-        var current: Int?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.hasPrefix("Filter: tcp.stream eq "), let number = Int(line.dropFirst("Filter: tcp.stream eq ".count)) {
-                current = number < streams ? number : nil
-            } else if line.hasPrefix("====") || line.hasPrefix("Follow:") {
-                continue
-            } else if let current, line.hasPrefix("Node 0: ") {
-                followed[current].nodes.0 = String(line.dropFirst(8))
-            } else if let current, line.hasPrefix("Node 1: ") {
-                followed[current].nodes.1 = String(line.dropFirst(8))
-            } else if let current {
-                let isNode1 = line.hasPrefix("\t")
-                let chunk = hexBytes(line.drop { $0 == "\t" })
-                if isGapMarker(chunk) {
-                    if isNode1 { followed[current].gaps.1 += 1 } else { followed[current].gaps.0 += 1 }
-                } else if isNode1 {
-                    followed[current].data.1 += chunk
-                } else {
-                    followed[current].data.0 += chunk
-                }
-            }
-        }
-        return followed
-    }
-
-    private static func hexBytes(_ hex: Substring) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.utf8.count / 2)
-        var high: UInt8?
-        for character in hex.utf8 {
-            guard let nibble = UInt8(String(UnicodeScalar(character)), radix: 16) else { continue }
-            if let value = high {
-                bytes.append(value << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
-        }
-        return bytes
-    }
-
-    /// `[N bytes missing in capture file]` followed by a NUL.
-    private static func isGapMarker(_ chunk: [UInt8]) -> Bool {
-        guard chunk.last == 0 else { return false }
-        let text = String(decoding: chunk.dropLast(), as: UTF8.self)
-        return text.wholeMatch(of: /\[\d+ bytes missing in capture file\]/) != nil
     }
 }

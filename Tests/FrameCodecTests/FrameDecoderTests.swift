@@ -1,3 +1,4 @@
+import FrameFuzzing
 import Testing
 @testable import FrameCodec
 
@@ -11,7 +12,7 @@ private func fefdFrame(_ body: [UInt8]) -> [UInt8] {
 private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt64 = 1) -> [FrameDecoderOutput] {
     let whole = decodeAll(format, [input])
     let drip = decodeAll(format, input.map { [$0] })
-    var random = SeededRandom(seed: seed)
+    var random = FuzzRandom(seed: seed)
     let chunked = decodeAll(format, randomChunks(input, sizes: 1...17, using: &random))
     #expect(drip == whole, "one byte at a time differs from one chunk")
     #expect(chunked == whole, "random chunks differ from one chunk")
@@ -251,6 +252,41 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
         #expect(isContiguous(outputs, length: 120))
     }
 
+    @Test func abandoningThePartialFrameReportsItTruncatedAndResyncs() {
+        var decoder = FrameDecoder(format: TestFormats.fefd(maxFrameLength: 50))
+        var outputs: [FrameDecoderOutput] = []
+        decoder.abandonPartialFrame { outputs.append($0) }
+        #expect(outputs.isEmpty, "nothing buffered, nothing to report")
+        decoder.process(fefdFrame([1]) + [0xFE, 0xFD, 0x00, 0x20, 1, 2, 3]) { outputs.append($0) }
+        #expect(decoder.bufferedByteCount == 7)
+        decoder.abandonPartialFrame { outputs.append($0) }
+        #expect(decoder.bufferedByteCount == 0)
+        #expect(decoder.streamOffset == 12, "the offset does not move: the bytes are accounted as truncated")
+        // Resyncing: the rest of the abandoned frame, a bad length, then a valid frame.
+        decoder.process([4, 5, 0xFE, 0xFD, 0x40, 0x00] + fefdFrame([6])) { outputs.append($0) }
+        decoder.finish { outputs.append($0) }
+        #expect(outputs == [
+            .frame(Frame(offset: 0, bytes: fefdFrame([1])[...], headerLength: 4, crcOK: nil)),
+            .truncated(offset: 5, byteCount: 7),
+            .skip(offset: 12, byteCount: 6),
+            .frame(Frame(offset: 18, bytes: fefdFrame([6])[...], headerLength: 4, crcOK: nil)),
+        ])
+        #expect(isContiguous(outputs, length: 23))
+    }
+
+    @Test func aDecoderHoldingNothingHoldsNoStorage() {
+        var decoder = FrameDecoder(format: TestFormats.fefd())
+        var frames = 0
+        #expect(decoder.bufferCapacity == 0)
+        decoder.process(fefdFrame(Array(repeating: 1, count: 1000)) + fefdFrame([2])) { _ in frames += 1 }
+        #expect(decoder.bufferCapacity == 0, "every byte was in a frame")
+        decoder.process(fefdFrame([3, 4]).dropLast()) { _ in frames += 1 }
+        #expect(decoder.bufferCapacity > 0 && decoder.bufferedByteCount == 5)
+        decoder.process([4] as [UInt8]) { _ in frames += 1 }
+        #expect(decoder.bufferCapacity == 0 && frames == 3)
+        #expect(decoder.streamOffset == 1004 + 5 + 6)
+    }
+
     @Test func afterAGapABadLengthJoinsTheSkip() {
         var decoder = FrameDecoder(format: TestFormats.fefd(maxFrameLength: 50))
         var outputs: [FrameDecoderOutput] = []
@@ -297,7 +333,7 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
         }
         let format = TestFormats.fefd(maxFrameLength: 64)
         var decoder = FrameDecoder(format: format)
-        var random = SeededRandom(seed: 3)
+        var random = FuzzRandom(seed: 3)
         var frames = 0
         var maxBuffered = 0
         var position = 0
@@ -357,7 +393,7 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
 
     @Test(arguments: propertySeeds)
     func everyByteIsInExactlyOneOutput(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = FuzzRandom(seed: seed)
         let formats = [
             TestFormats.fefd(maxFrameLength: 300),
             TestFormats.h12(coverage: .headerAndBody, maxFrameLength: 400),

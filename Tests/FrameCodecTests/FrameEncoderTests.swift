@@ -1,3 +1,4 @@
+import FrameFuzzing
 import Testing
 @testable import FrameCodec
 
@@ -87,7 +88,7 @@ import Testing
 
     /// A random well-formed format: 1–6 fields of widths 1–8 (checksums 4), random byte orders,
     /// an optional magic, checked range, checksum and opaque field, random length semantics.
-    private func randomFormat(using random: inout SeededRandom) throws -> FrameFormat {
+    private func randomFormat(using random: inout FuzzRandom) throws -> FrameFormat {
         var fields: [HeaderField] = []
         func order() -> ByteOrder { Bool.random(using: &random) ? .bigEndian : .littleEndian }
         for index in 0..<Int.random(in: 0...4, using: &random) {
@@ -121,7 +122,7 @@ import Testing
 
     @Test(arguments: propertySeeds)
     func encodeThenDecodeIsTheIdentity(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = FuzzRandom(seed: seed)
         for round in 0..<100 {
             let format = try randomFormat(using: &random)
             let encoder = FrameEncoder(format: format)
@@ -158,7 +159,7 @@ import Testing
     }
 
     @Test func lengthFailuresAreExactlyTheUnrepresentableOnes() throws {
-        var random = SeededRandom(seed: 11)
+        var random = FuzzRandom(seed: 11)
         for _ in 0..<300 {
             let format = try randomFormat(using: &random)
             let body = [UInt8](repeating: 0, count: Int.random(in: 0...300, using: &random))

@@ -220,6 +220,15 @@ struct HexDumpFormTests {
         #expect(try HexDump.parse("\u{FEFF}") == [])
     }
 
+    @Test func unicodeWhitespaceSeparatesAsASpaceDoes() throws {
+        let bytes: [UInt8] = [0xFE, 0xFD, 0x00, 0xF9]
+        #expect(try HexDump.parse("<fefd00f9\u{3000}>") == bytes)
+        #expect(try HexDump.parse("fefd\u{00A0}00f9") == bytes)
+        #expect(try HexDump.parse("\u{2003}fe\u{2009}fd 00\u{202F}f9\u{3000}") == bytes)
+        #expect(try HexDump.parse("00000000: fefd\u{3000}00f9  ....") == bytes)
+        #expect(try HexDump.parse("{length = 4, bytes = 0xfefd00f9\u{00A0}}") == bytes)
+    }
+
     @Test func emptyInput() throws {
         #expect(try HexDump.parse("") == [])
         #expect(try HexDump.parse(" \n\t\n\r\n") == [])
@@ -327,7 +336,7 @@ struct HexDumpErrorTests {
         ("00000000  fe fd 00 f9  |....|\n*\n00000005", 3, 1, "whole number of 4-byte lines"),
         ("00000000  fe fd 00 f9  |....|\n*\n*", 3, 1, "not another '*'"),
         ("00000000  fe fd 00 f9  |....|\n*", 2, 2, "an offset line after '*'"),
-        ("00000000  fe fd 0 f9  |....|", 1, 17, "two hex digits"),
+        ("00000000  fe fd 0 f9  |....|", 1, 18, "two hex digits for a byte, got ' '"),
         ("00000000  fe fd 00f9  |....|", 1, 19, "a space after the byte"),
         ("0000   fe fd\n0010   00 f9", 2, 1, "offset 0x2"),
         ("<fefd00f9 7b22", 1, 15, "'>' closing the NSData description opened on line 1"),
@@ -345,11 +354,14 @@ struct HexDumpErrorTests {
         ("[0xfefd, 0x00]", 1, 2, "only literal"),
         ("[0xfeg]", 1, 6, "got 'g'"),
         ("0xfefd0", 1, 3, "even number"),
-        // Characters that print as a space or as nothing are named by their escape.
-        ("fefd\u{00A0}00f9", 1, 5, "got '\\u{a0}'"),
+        // Characters that print as nothing are named by their escape.
         ("fefd 00f9\u{200B}", 1, 10, "got '\\u{200b}'"),
         ("fe fd\n\u{FEFF}00", 2, 1, "got '\\u{feff}'"),
-        ("00000000: fefd\u{3000}00f9  ....", 1, 15, "got '\\u{3000}'"),
+        // A bad digit in hexdump -C is pointed at, not the start of its byte.
+        ("00000000  fe fd 0g f9  |....|", 1, 18, "two hex digits for a byte, got 'g'"),
+        ("00000000  fe fd g0 f9  |....|", 1, 17, "two hex digits for a byte, got 'g'"),
+        // Columns count characters, a wide space as one, before a later error.
+        ("fe\u{3000}fd zz", 1, 7, "got 'z'"),
         ("fefd\u{FFFD}", 1, 5, "got '\\u{fffd}'"),
         // A leading byte order mark is skipped, and columns are counted after it.
         ("\u{FEFF}fefd zz", 1, 6, "got 'z'"),

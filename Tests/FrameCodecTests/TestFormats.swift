@@ -1,3 +1,4 @@
+import FrameFuzzing
 @testable import FrameCodec
 
 /// Formats built directly with `FrameFormat(name:fields:...)`, so these tests do not depend on
@@ -64,7 +65,7 @@ func decodeAll(
 }
 
 /// `bytes` cut into chunks of random sizes in `sizes`.
-func randomChunks(_ bytes: [UInt8], sizes: ClosedRange<Int>, using random: inout SeededRandom) -> [[UInt8]] {
+func randomChunks(_ bytes: [UInt8], sizes: ClosedRange<Int>, using random: inout FuzzRandom) -> [[UInt8]] {
     var chunks: [[UInt8]] = []
     var position = 0
     while position < bytes.count {

@@ -57,6 +57,31 @@ import Testing
         #expect(summary.frames == 20 && summary.skips == 3 && summary.truncations == 1)
     }
 
+    /// Detection copies no more than its window, however large the first input (a 64 MiB dump
+    /// used to be copied whole), and the rest of that input is still framed.
+    @Test func detectionHoldsAtMostItsWindow() throws {
+        let output = OutputStream(blockSize: 1 << 20) { _ in 0 }
+        var heldAtDetection: [Int] = []
+        var pipeline: DecodePipeline<JSONLinesWriter>!
+        pipeline = DecodePipeline(format: nil, output: output, makeRenderer: { JSONLinesWriter(format: $0, includesPayload: false) },
+                                  detected: { _ in heldAtDetection.append(pipeline.heldByteCount) })
+        var bytes: [UInt8] = []
+        let encoder = FrameEncoder(format: TestFormats.h12)
+        for _ in 0..<1000 { try encoder.encode(fields: ["cmd": 3], body: Array(repeating: 7, count: 1000), into: &bytes) }
+        let stream = StreamID(rawValue: 0)
+        // 5 bytes first (not enough to decide), then the rest in one input.
+        try bytes.withUnsafeBytes { raw in
+            try pipeline.consume(.data(stream, offset: 0, bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(5))))
+            #expect(pipeline.heldByteCount == 5)
+            try pipeline.consume(.data(stream, offset: 5, bytes: UnsafeRawBufferPointer(rebasing: raw.dropFirst(5))))
+        }
+        try pipeline.consume(.end(stream))
+        try pipeline.finish()
+        #expect(heldAtDetection.count == 1)
+        #expect(heldAtDetection.allSatisfy { $0 <= DecodePipeline<JSONLinesWriter>.detectionWindow })
+        #expect(pipeline.summary.frames == 1000 && pipeline.summary.isClean)
+    }
+
     @Test func dataPastTheEndOfTheStreamIsPrecededByAGap() throws {
         let frame = try FrameEncoder(format: TestFormats.h12).encode(body: [1, 2])
         let stream = StreamID(rawValue: 0)

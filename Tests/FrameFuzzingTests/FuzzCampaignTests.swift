@@ -50,4 +50,16 @@ struct FuzzCampaignTests {
         #expect(minimized.bytes == [0x42])
         #expect(minimized.pieces == [.gap(1), .chunk(1)])
     }
+
+    /// fuzz-out/spec-parser/crash-9068bbc7…: `cInthiclo:u8 len:u64=0x0682715438CDE` allows one
+    /// length, far over the limit, so no frame fits; the generator made empty-bodied frames
+    /// anyway, which the encoder wrote with a length of 0 and the case blamed on it.
+    @Test func aLayoutNoFrameFitsGetsNoFrames() throws {
+        let format = try FrameFormat(spec: "cInthiclo:u8 len:u64=0x0682715438CDE")
+        for seed in 0..<20 as Range<UInt64> {
+            let fuzzCase = FuzzCase(seed: seed, format: format, byteBudget: 2048)
+            #expect(fuzzCase.frames.isEmpty)
+            #expect(fuzzCase.check() == [], "seed \(seed)")
+        }
+    }
 }

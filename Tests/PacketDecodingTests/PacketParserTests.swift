@@ -1,3 +1,4 @@
+import FrameFuzzing
 import Testing
 @testable import PacketDecoding
 
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func randomBytesNeverTrap() {
-        var random = SplitMix64(seed: 0x5EED)
+        var random = FuzzRandom(seed: 0x5EED)
         let linkTypes = [LinkType.null, .ethernet, .raw, .ipv4, .ipv6, .loop, .linuxSLL, .linuxSLL2, LinkType(rawValue: 14)]
         var parsers = linkTypes.map {
             PacketParser(linkType: $0, defragmentation: .init(maxBytesHeld: 256 * 1024, maxDatagramsInProgress: 16,
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func mutatedPacketsNeverTrap() {
-        var random = SplitMix64(seed: 0xF00D)
+        var random = FuzzRandom(seed: 0xF00D)
         let fragments = [PacketBuilder.ipv4(moreFragments: true, payload: Array(Self.tcp.prefix(24))),
                          PacketBuilder.ipv4(fragmentOffset: 24, payload: Array(Self.tcp.dropFirst(24))),
                          PacketBuilder.ipv6(extensions: [.fragment(offset: 0, more: true)], upperLayer: Array(Self.tcp.prefix(32))),
@@ -113,18 +114,5 @@ import Testing
             case .unsupportedLinkType: return "unsupported"
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import FrameFuzzing
 import PacketDecoding
 import Testing
 
@@ -12,7 +13,7 @@ struct TCPReassemblerPropertyTests {
         var ranges: [Range<Int>]
     }
 
-    static func scenario(_ random: inout SeededGenerator) -> Scenario {
+    static func scenario(_ random: inout FuzzRandom) -> Scenario {
         let length = Int.random(in: 0...3000, using: &random)
         let stream = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
         // Half the runs start within 3000 bytes of the 2^32 wrap.
@@ -50,7 +51,7 @@ struct TCPReassemblerPropertyTests {
 
     @Test("no loss: any order, duplication and overlap reassembles to the original", arguments: 0..<100)
     func noLoss(seed: UInt64) {
-        var random = SeededGenerator(state: seed)
+        var random = FuzzRandom(seed: seed)
         let scenario = Self.scenario(&random)
         var harness = ReassemblyHarness()
         Self.run(scenario, harness: &harness)
@@ -66,7 +67,7 @@ struct TCPReassemblerPropertyTests {
     @Test("losses, peer ACKs and small limits: data + gaps tile the stream, data matches the original",
           arguments: 0..<100)
     func withLoss(seed: UInt64) {
-        var random = SeededGenerator(state: seed &+ 1_000)
+        var random = FuzzRandom(seed: seed &+ 1_000)
         var scenario = Self.scenario(&random)
         scenario.ranges.removeAll { _ in Int.random(in: 0..<4, using: &random) == 0 }
         // ACKs of a random prefix — sometimes past data the capture lacks, as a receiver's would be.

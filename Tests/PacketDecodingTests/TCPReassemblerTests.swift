@@ -66,41 +66,36 @@ struct TCPReassemblerTests {
         #expect(h.summaries[1]?.clientToServer.capturedBytes == 7)
     }
 
-    @Test("overlap with different bytes after delivery: the delivered (first) copy wins")
-    func overlapAfterDelivery() {
-        var h = ReassemblyHarness()
-        h.send(seq: 99, [.syn])
-        h.send(seq: 100, text("abcd"))
-        h.send(seq: 102, text("XYef"))
-        h.finish()
-        #expect(h.stream() == text("abcdef"))
-        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == 2)
+    /// Overlapping copies whose bytes differ, in the client-to-server direction after a SYN at 99.
+    struct OverlapCase: Sendable, CustomTestStringConvertible {
+        var title: String
+        /// Sequence number and payload of each segment, in capture order.
+        var segments: [(seq: UInt32, payload: String)]
+        var stream: String
+        var retransmittedBytes: UInt64
+        var testDescription: String { title }
     }
 
-    @Test("overlap with different bytes while held: the first captured copy wins")
-    func overlapWhileHeld() {
-        var h = ReassemblyHarness()
-        h.send(seq: 99, [.syn])
-        h.send(seq: 100, text("ab"))
-        h.send(seq: 104, text("ef"))
-        h.send(seq: 104, text("XY"))
-        h.send(seq: 102, text("cdZZ"))
-        h.finish()
-        #expect(h.stream() == text("abcdef"))
-        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == 4)
-    }
+    static let overlapCases: [OverlapCase] = [
+        OverlapCase(title: "overlap after delivery: the delivered (first) copy wins",
+                    segments: [(100, "abcd"), (102, "XYef")], stream: "abcdef", retransmittedBytes: 2),
+        OverlapCase(title: "overlap while held: the first captured copy wins",
+                    segments: [(100, "ab"), (104, "ef"), (104, "XY"), (102, "cdZZ")], stream: "abcdef", retransmittedBytes: 4),
+        OverlapCase(title: "a segment overlapping held data on both sides fills only the uncovered parts",
+                    segments: [(110, String(repeating: "K", count: 10)),     // [10, 20)
+                               (105, String(repeating: "n", count: 20)),     // [5, 25)
+                               (100, String(repeating: "a", count: 7))],     // [0, 7)
+                    stream: "aaaaa" + "nnnnn" + "KKKKKKKKKK" + "nnnnn", retransmittedBytes: 10 + 2),
+    ]
 
-    @Test("a segment overlapping held data on both sides fills only the uncovered parts")
-    func partialOverlapsBothSides() {
+    @Test("overlapping copies with different bytes: the first captured copy of each byte wins", arguments: overlapCases)
+    func overlapKeepsTheFirstCopy(_ overlap: OverlapCase) {
         var h = ReassemblyHarness()
         h.send(seq: 99, [.syn])
-        h.send(seq: 110, Array(repeating: UInt8(ascii: "K"), count: 10))   // [10, 20)
-        h.send(seq: 105, Array(repeating: UInt8(ascii: "n"), count: 20))   // [5, 25)
-        h.send(seq: 100, Array(repeating: UInt8(ascii: "a"), count: 7))    // [0, 7)
+        for segment in overlap.segments { h.send(seq: segment.seq, text(segment.payload)) }
         h.finish()
-        let expected = text("aaaaa" + "nnnnn" + "KKKKKKKKKK" + "nnnnn")
-        #expect(h.stream() == expected.map { $0 })
-        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == 10 + 2)
+        #expect(h.stream() == text(overlap.stream))
+        #expect(h.summaries[1]?.clientToServer.retransmittedBytes == overlap.retransmittedBytes)
     }
 
     @Test("sequence numbers wrap across 2^32 with segments out of order")

@@ -15,111 +15,103 @@ enum ArgumentParser {
     ///   count is not checked when help was requested).
     /// - Throws: ``UsageError`` naming the first problem.
     static func parse(_ arguments: [String], for spec: CommandSpec) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
-        var index = 0
+        var scan = Scan(spec: spec, arguments: arguments)
         var optionsEnded = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
+        while let argument = scan.next() {
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                parsed.positionals.append(argument)
+                scan.parsed.positionals.append(argument)
             } else if argument == "--" {
                 optionsEnded = true
             } else if argument.hasPrefix("--") {
-                try parseLong(argument, spec: spec, arguments: arguments, index: &index, into: &parsed)
+                try scan.parseLong(argument)
             } else {
-                try parseShort(argument, spec: spec, arguments: arguments, index: &index, into: &parsed)
+                try scan.parseShort(argument)
             }
         }
-        if !parsed.helpRequested {
-            try checkPositionals(parsed.positionals, spec: spec)
+        if !scan.parsed.helpRequested {
+            try checkPositionals(scan.parsed.positionals, spec: spec)
         }
-        return parsed
+        return scan.parsed
     }
 
-    private static func parseLong(
-        _ argument: String,
-        spec: CommandSpec,
-        arguments: [String],
-        index: inout Int,
-        into parsed: inout ParsedArguments
-    ) throws(UsageError) {
-        let body = argument.dropFirst(2)
-        let name: String
-        var inlineValue: String?
-        if let equals = body.firstIndex(of: "=") {
-            name = String(body[..<equals])
-            inlineValue = String(body[body.index(after: equals)...])
-        } else {
-            name = String(body)
-        }
-        if name == "help" {
-            parsed.helpRequested = true
-            return
-        }
-        guard let option = spec.options.first(where: { $0.long == name }) else {
-            let hint = Suggestion.hint(for: name, among: spec.options.map(\.long) + ["help"], prefix: "--")
-            throw UsageError("unknown option '--\(name)'\(hint)")
-        }
-        if option.takesValue {
-            try store(option, displayName: "--\(name)", attached: inlineValue, arguments: arguments, index: &index, into: &parsed)
-        } else {
-            guard inlineValue == nil else { throw UsageError("option '--\(name)' takes no value") }
-            parsed.flags.insert(option.long)
-        }
-    }
+    /// One pass over the arguments: an option that takes its value from the next argument
+    /// consumes it, so the position is shared by the loop and the option parsers.
+    private struct Scan {
+        let spec: CommandSpec
+        let arguments: [String]
+        var index = 0
+        var parsed = ParsedArguments()
 
-    private static func parseShort(
-        _ argument: String,
-        spec: CommandSpec,
-        arguments: [String],
-        index: inout Int,
-        into parsed: inout ParsedArguments
-    ) throws(UsageError) {
-        var letters = argument.dropFirst()
-        while let letter = letters.popFirst() {
-            if letter == "h" {
+        init(spec: CommandSpec, arguments: [String]) {
+            self.spec = spec
+            self.arguments = arguments
+        }
+
+        mutating func next() -> String? {
+            guard index < arguments.count else { return nil }
+            defer { index += 1 }
+            return arguments[index]
+        }
+
+        mutating func parseLong(_ argument: String) throws(UsageError) {
+            let body = argument.dropFirst(2)
+            let name: String
+            var inlineValue: String?
+            if let equals = body.firstIndex(of: "=") {
+                name = String(body[..<equals])
+                inlineValue = String(body[body.index(after: equals)...])
+            } else {
+                name = String(body)
+            }
+            if name == "help" {
                 parsed.helpRequested = true
-                continue
+                return
             }
-            guard let option = spec.options.first(where: { $0.short == letter }) else {
-                throw UsageError("unknown option '-\(letter)'")
+            guard let option = spec.options.first(where: { $0.long == name }) else {
+                let hint = Suggestion.hint(for: name, among: spec.options.map(\.long) + ["help"], prefix: "--")
+                throw UsageError("unknown option '--\(name)'\(hint)")
             }
-            guard option.takesValue else {
+            if option.takesValue {
+                try store(option, displayName: "--\(name)", attached: inlineValue)
+            } else {
+                guard inlineValue == nil else { throw UsageError("option '--\(name)' takes no value") }
                 parsed.flags.insert(option.long)
-                continue
             }
-            let attached = letters.isEmpty ? nil : String(letters)
-            letters = ""
-            try store(option, displayName: "-\(letter)", attached: attached, arguments: arguments, index: &index, into: &parsed)
         }
-    }
 
-    /// Stores the value of `option`: the `attached` one (`--name=value`, `-nvalue`) or else the
-    /// next argument, which is consumed.
-    private static func store(
-        _ option: OptionSpec,
-        displayName: String,
-        attached: String?,
-        arguments: [String],
-        index: inout Int,
-        into parsed: inout ParsedArguments
-    ) throws(UsageError) {
-        let value: String
-        if let attached {
-            value = attached
-        } else if index < arguments.count {
-            value = arguments[index]
-            index += 1
-        } else {
-            throw UsageError("option '\(displayName)' needs a value (\(option.valueName ?? "VALUE"))")
+        mutating func parseShort(_ argument: String) throws(UsageError) {
+            var letters = argument.dropFirst()
+            while let letter = letters.popFirst() {
+                if letter == "h" {
+                    parsed.helpRequested = true
+                    continue
+                }
+                guard let option = spec.options.first(where: { $0.short == letter }) else {
+                    throw UsageError("unknown option '-\(letter)'")
+                }
+                guard option.takesValue else {
+                    parsed.flags.insert(option.long)
+                    continue
+                }
+                let attached = letters.isEmpty ? nil : String(letters)
+                letters = ""
+                try store(option, displayName: "-\(letter)", attached: attached)
+            }
         }
-        if let allowed = option.allowedValues, !allowed.contains(value) {
-            let hint = Suggestion.hint(for: value, among: allowed)
-            throw UsageError("invalid value '\(value)' for '\(displayName)'; expected \(listing(allowed))\(hint)")
+
+        /// Stores the value of `option`: the `attached` one (`--name=value`, `-nvalue`) or else
+        /// the next argument, which is consumed.
+        mutating func store(_ option: OptionSpec, displayName: String, attached: String?) throws(UsageError) {
+            guard let value = attached ?? next() else {
+                throw UsageError("option '\(displayName)' needs a value (\(option.valueName ?? "VALUE"))")
+            }
+            if let allowed = option.allowedValues, !allowed.contains(value) {
+                let hint = Suggestion.hint(for: value, among: allowed)
+                throw UsageError("invalid value '\(value)' for '\(displayName)'; expected \(listing(allowed))\(hint)")
+            }
+            parsed.values[option.long] = value
+            parsed.repeatedValues[option.long, default: []].append(value)
         }
-        parsed.values[option.long] = value
-        parsed.repeatedValues[option.long, default: []].append(value)
     }
 
     private static func checkPositionals(_ positionals: [String], spec: CommandSpec) throws(UsageError) {

@@ -39,7 +39,12 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
     private var defaultFormat: Int?
     private let formatIsGiven: Bool
     private let keepsTotals: Bool
+    private let limits: CaptureLimits
     private var connections: [Int: ConnectionFraming] = [:]
+    /// Bytes of unfinished frames all decoders hold, counted as each decoder steps.
+    private var bufferedBytes = 0
+    /// The directions holding them, the partial frame waiting longest first.
+    private var partialFrames = PartialFrameQueue()
     /// Directions whose bytes fit no preset, waiting for a first format to be detected elsewhere.
     private var waiting: [DirectionFraming] = []
     private var waitingBytes = 0
@@ -61,16 +66,19 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
 
     /// - Parameters:
     ///   - format: The format of every direction, or `nil` to detect each direction's.
+    ///   - limits: `--max-frame-length` (applied to the given and detected formats) and
+    ///     `--max-buffered`.
     ///   - renderer: Renders frames, events and totals.
     ///   - output: Where renderings go; written a block at a time.
     ///   - keepsTotals: Whether to keep each connection's ``ConnectionTotals`` for ``finish()``
     ///     (`--summary`; memory then grows by one small record per connection).
-    init(format: FrameFormat?, renderer: Renderer, output: OutputStream, keepsTotals: Bool) {
+    init(format: FrameFormat?, limits: CaptureLimits = CaptureLimits(), renderer: Renderer, output: OutputStream, keepsTotals: Bool) {
         self.renderer = renderer
         self.output = output
         self.keepsTotals = keepsTotals
+        self.limits = limits
         formatIsGiven = format != nil
-        if let format { defaultFormat = register(format) }
+        if let format { defaultFormat = register(limits.applied(to: format)) }
     }
 
     /// The exit status for what was rendered: 2 if any frame or event was bad.
@@ -113,7 +121,7 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
             guard let stream = connections[number]?.directions[direction.rawValue] else { return }
             stream.time = time
             if stream.decoder != nil {
-                try stream.decoder!.process(bytes) { try emit($0, from: stream) }
+                try step(stream, at: time) { decoder, emit in try decoder.process(bytes, emit) }
             } else {
                 stream.hold(.data(Array(bytes)), at: time)
                 if stream.isWaiting {
@@ -127,7 +135,7 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
             guard let stream = connections[number]?.directions[direction.rawValue] else { return }
             stream.time = time
             if stream.decoder != nil {
-                try stream.decoder!.noteGap(byteCount: length) { try emit($0, from: stream) }
+                try step(stream, at: time) { decoder, emit in try decoder.noteGap(byteCount: length, emit) }
             } else {
                 stream.hold(.gap(length), at: time)
                 if !stream.isWaiting { try detect(stream) }
@@ -147,7 +155,7 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
             captureProblems += 1
             guard let connection = connections[number] else { return }
             let label = connection.directions[(direction ?? .clientToServer).rawValue].label
-            renderer.renderLimit(limit, label: label, time: time, into: &output.buffer)
+            renderer.renderLimit(.reassembly(limit), label: label, time: time, into: &output.buffer)
             try output.flushIfBlockFull()
         }
     }
@@ -176,10 +184,51 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
         try output.flush()
     }
 
+    /// Runs one step of `stream`'s decoder (its outputs rendered), then counts what the decoder
+    /// holds and keeps the total of all decoders within `--max-buffered`.
+    private mutating func step(
+        _ stream: DirectionFraming,
+        at time: Timestamp,
+        _ body: (inout FrameDecoder, (FrameDecoderOutput) throws -> Void) throws -> Void
+    ) throws {
+        var completedFrame = false
+        try body(&stream.decoder!) { decoded in
+            if case .frame = decoded { completedFrame = true }
+            try emit(decoded, from: stream)
+        }
+        countBuffered(stream, completedFrame: completedFrame)
+        if bufferedBytes > limits.maxBufferedBytes { try giveUpPartialFrames(at: time) }
+    }
+
+    /// Brings ``bufferedBytes`` and the queue of partial frames up to date with what `stream`'s
+    /// decoder holds now (nothing once it is released).
+    private mutating func countBuffered(_ stream: DirectionFraming, completedFrame: Bool) {
+        let held = stream.decoder?.bufferedByteCount ?? 0
+        bufferedBytes += held - stream.countedBufferedBytes
+        stream.countedBufferedBytes = held
+        if held == 0 {
+            partialFrames.remove(stream)
+        } else if completedFrame || !stream.isQueued {
+            partialFrames.moveToBack(stream)
+        }
+    }
+
+    /// `--max-buffered` reached: the partial frames that have waited longest are given up —
+    /// a `limit` event, then `truncated` — until the total is within the limit again.
+    private mutating func giveUpPartialFrames(at time: Timestamp) throws {
+        while bufferedBytes > limits.maxBufferedBytes, let oldest = partialFrames.first {
+            captureProblems += 1
+            oldest.time = time
+            renderer.renderLimit(.bufferedBytesTotal, label: oldest.label, time: time, into: &output.buffer)
+            try oldest.decoder!.abandonPartialFrame { try emit($0, from: oldest) }
+            countBuffered(oldest, completedFrame: false)
+        }
+    }
+
     private mutating func emit(_ decoded: FrameDecoderOutput, from stream: DirectionFraming) throws {
         guard !reachedFrameLimit else { return }
         summary.count(decoded)
-        if keepsTotals { stream.totals.count(decoded, commandField: stream.commandField) }
+        stream.totals?.count(decoded, commandField: stream.commandField)
         renderer.render(decoded, format: stream.formatIndex, label: stream.label, time: stream.time, into: &output.buffer)
         try output.flushIfBlockFull()
     }
@@ -191,6 +240,7 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
         if stream.decoder != nil {
             try stream.decoder!.finish { try emit($0, from: stream) }
             stream.release()
+            countBuffered(stream, completedFrame: false)
         } else if stream.held.isEmpty {
             stream.release()
         } else {
@@ -206,7 +256,7 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
     /// Chooses `stream`'s format from its held bytes and replays them; or, when they fit no
     /// preset and no format is known yet, puts the stream on the waiting list.
     private mutating func detect(_ stream: DirectionFraming) throws {
-        if let format = FrameFormat.detect(stream.heldDataPrefix) {
+        if let format = FrameFormat.detect(stream.heldDataPrefix).map(limits.applied) {
             let index: Int
             if let known = formats.firstIndex(of: format) {
                 index = known
@@ -256,9 +306,9 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
             stream.time = time
             switch input {
             case .data(let bytes):
-                try stream.decoder!.process(bytes) { try emit($0, from: stream) }
+                try step(stream, at: time) { decoder, emit in try decoder.process(bytes, emit) }
             case .gap(let length):
-                try stream.decoder!.noteGap(byteCount: length) { try emit($0, from: stream) }
+                try step(stream, at: time) { decoder, emit in try decoder.noteGap(byteCount: length, emit) }
             case .end:
                 try end(stream, at: time)
             }
@@ -270,7 +320,7 @@ struct CaptureDecodePipeline<Renderer: CaptureRenderer> {
         stream.formatIndex = index
         stream.decoder = FrameDecoder(format: format)
         stream.commandField = format.fields.firstIndex { $0.name == "cmd" }
-        stream.totals.format = format
+        if keepsTotals { stream.totals = StreamTotals(format: format) }
     }
 
     private mutating func register(_ format: FrameFormat) -> Int {

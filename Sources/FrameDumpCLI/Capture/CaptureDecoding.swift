@@ -26,6 +26,7 @@ enum CaptureDecoding {
     ///   - prefix: The bytes already read from standard input.
     ///   - filter: The BPF filter, if any.
     ///   - format: The `--format`, or `nil` to detect each direction's.
+    ///   - limits: The reassembly and framing bounds (`--max-ooo-bytes`, `--max-buffered`, …).
     ///   - arguments: The rest of the options (`--json`, `--payload`, `--color`, `--summary`).
     ///   - context: Standard output and the environment.
     /// - Returns: 0 when every byte of every stream was in a good frame; 2 when anything was bad
@@ -33,16 +34,22 @@ enum CaptureDecoding {
     ///   unsupported link type, a read error).
     /// - Throws: ``CommandFailure``: the capture cannot be opened (exit 2), the filter does not
     ///   compile (exit 1, libpcap's message), no format fits (exit 1).
-    static func run(path: String, prefix: [UInt8], filter: String?, format: FrameFormat?,
+    static func run(path: String, prefix: [UInt8], filter: String?, format: FrameFormat?, limits: CaptureLimits,
                     arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let source = try CaptureSource(path: path, prefix: prefix)
         if let filter { try source.setFilter(filter) }
         // From a pipe (`tcpdump -w - | framedump decode -`) frames show as their packet arrives.
-        let outcome = try decode(source, format: format, arguments: arguments, context: context,
+        let outcome = try decode(source, format: format, limits: limits, arguments: arguments, context: context,
                                  flushesEachPacket: path == "-" && !InputKind.standardInputIsAFile)
         if let error = outcome.statistics?.readError {
-            StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(outcome.statistics!.packets) packets before it)")
+            StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(counted(outcome.statistics!.packets, "packet")) before it)")
             return .badInput
+        }
+        // `0 frames` alone does not say whether the streams held no frame or the filter kept no segment
+        // (an unsupported link type has had its own warning).
+        if let statistics = outcome.statistics, statistics.segments == 0, statistics.unsupportedPackets == 0 {
+            let kept = filter.map { " (\(counted(statistics.packets, "packet")) matched the filter: \($0))" } ?? " (\(counted(statistics.packets, "packet")))"
+            StandardError.writeLine("framedump decode: no TCP segments in \(source.displayName)\(kept)")
         }
         return outcome.status
     }
@@ -63,6 +70,7 @@ enum CaptureDecoding {
     /// - Parameters:
     ///   - source: The packets.
     ///   - format: The `--format`, or `nil` to detect each direction's.
+    ///   - limits: The reassembly and framing bounds.
     ///   - arguments: The output options.
     ///   - context: Standard output and the environment.
     ///   - frameLimit: Stop reading after this many frames (`capture -c`); `nil`: read to the end.
@@ -72,23 +80,24 @@ enum CaptureDecoding {
     /// - Returns: The status, the counts and the packet statistics. A read error is in
     ///   `statistics.readError`, for the caller to report; it does not change `status`.
     /// - Throws: ``CommandFailure`` (exit 1) when no format fits.
-    static func decode(_ source: CaptureSource, format: FrameFormat?, arguments: ParsedArguments, context: CommandContext,
+    static func decode(_ source: CaptureSource, format: FrameFormat?, limits: CaptureLimits, arguments: ParsedArguments, context: CommandContext,
                        frameLimit: Int? = nil, flushesEachPacket: Bool = false,
                        packetObserver: ((CapturedPacket) throws -> Void)? = nil) throws -> Outcome {
         let includesPayload = arguments.value("payload") != "none"
         let keepsTotals = arguments.flag("summary")
         func decode(with renderer: some CaptureRenderer) throws -> Outcome {
-            var pipeline = CaptureDecodePipeline(format: format, renderer: renderer, output: context.output, keepsTotals: keepsTotals)
+            var pipeline = CaptureDecodePipeline(format: format, limits: limits, renderer: renderer, output: context.output,
+                                                 keepsTotals: keepsTotals)
             pipeline.frameLimit = frameLimit
             let statistics: CaptureStatistics
             do {
                 if packetObserver == nil, frameLimit == nil, !flushesEachPacket {
                     // A file: read ahead on a second thread (same events, same order).
-                    statistics = try CaptureReadAhead.run(source, limits: .default) { event, time in
+                    statistics = try CaptureReadAhead.run(source, limits: limits.reassembly) { event, time in
                         try pipeline.consume(event, at: time)
                     }
                 } else {
-                    statistics = try source.run(limits: .default, packetObserver: packetObserver, packetDone: {
+                    statistics = try source.run(limits: limits.reassembly, packetObserver: packetObserver, packetDone: {
                         if flushesEachPacket, !context.output.buffer.isEmpty { try context.output.flush() }
                         return !pipeline.reachedFrameLimit
                     }) { event, time in try pipeline.consume(event, at: time) }

@@ -31,11 +31,11 @@ struct CaptureJSONRenderer: CaptureRenderer {
         writers[format].render(output, label: label, time: time, into: &buffer)
     }
 
-    func renderLimit(_ limit: ReassemblyLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+    func renderLimit(_ limit: DecodeLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: "{\"type\":\"limit\"".utf8)
         JSONLinesWriter.appendStreamKeys(label: label, time: time, to: &buffer)
         buffer.append(contentsOf: ",\"limit\":".utf8)
-        JSONString.append(limit.description, to: &buffer)
+        JSONString.append(limit.name, to: &buffer)
         buffer.append(contentsOf: "}\n".utf8)
     }
 

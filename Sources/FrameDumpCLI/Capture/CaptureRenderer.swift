@@ -22,9 +22,10 @@ protocol CaptureRenderer {
     mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel, time: Timestamp,
                          into buffer: inout [UInt8])
 
-    /// Appends a ``ReassemblyLimits`` bound being reached, at capture time `time`, for the stream
-    /// `label` names (for the connection limit: its client to server direction).
-    mutating func renderLimit(_ limit: ReassemblyLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
+    /// Appends a limit being reached (a ``ReassemblyLimits`` bound, or `--max-buffered`), at
+    /// capture time `time`, for the stream `label` names (for the connection limit: its client
+    /// to server direction).
+    mutating func renderLimit(_ limit: DecodeLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
 
     /// Appends a packet that could not be decoded: its number in the capture (from 1), capture
     /// time, why, and the byte offset in the packet where decoding stopped.

@@ -5,7 +5,7 @@ import PacketDecoding
 /// stream events.
 ///
 /// ```
-/// PacketSource ──packets──> PacketParser ──segments──> TCPReassembler ──> .stream(ReassemblyEvent)
+/// PcapSource ────packets──> PacketParser ──segments──> TCPReassembler ──> .stream(ReassemblyEvent)
 ///  (PcapReader or          (link, IP, TCP;          (per direction:
 ///   LiveCapture, BPF)       IPv4/IPv6 fragments)      order, dedup, gaps)
 ///                              │ bad packet ───────────────────────────> .malformedPacket
@@ -19,7 +19,7 @@ import PacketDecoding
 struct CaptureSource {
     /// How the input is named in messages: the path, `<stdin>`, or the interface.
     let displayName: String
-    private let reader: any PacketSource
+    private let reader: PcapSource
 
     /// Opens a capture whose first bytes were already read to tell it from a hex dump.
     ///
@@ -68,6 +68,9 @@ struct CaptureSource {
     ///
     /// - Parameters:
     ///   - limits: The reassembly bounds.
+    ///   - reportsLatestCounters: Whether to send ``CaptureEvent/latestCounters(_:)`` at the end
+    ///     (`streams` lists them; `decode` does not, and skips building a summary of every
+    ///     tracked connection at once, which at 100,000 connections was the peak of its memory).
     ///   - packetObserver: Sees every packet read, before it is parsed (`capture -w` saves it).
     ///   - packetDone: Called after each packet's events were delivered, before the next read
     ///     (which may block on a live interface): where `capture` flushes its output; `false`
@@ -77,7 +80,8 @@ struct CaptureSource {
     ///     are valid only during the call.
     /// - Returns: Packet counts.
     /// - Throws: Whatever `receive` throws.
-    func run(limits: ReassemblyLimits, packetObserver: ((CapturedPacket) throws -> Void)? = nil,
+    func run(limits: ReassemblyLimits, reportsLatestCounters: Bool = false,
+             packetObserver: ((CapturedPacket) throws -> Void)? = nil,
              packetDone: () throws -> Bool = { true },
              _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
         var statistics = CaptureStatistics()
@@ -124,45 +128,10 @@ struct CaptureSource {
         parser.finish()
         for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
         statistics.fragmentDrops = parser.defragmentationStatistics.datagramsDropped
-        for summary in reassembler.trackedConnections { try receive(.latestCounters(summary), time) }
+        if reportsLatestCounters {
+            for summary in reassembler.trackedConnections { try receive(.latestCounters(summary), time) }
+        }
         try reassembler.finish { try receive(.stream($0), time) }
         return statistics
     }
-}
-
-/// What a ``CaptureSource`` reports, in capture order.
-enum CaptureEvent {
-    /// Connections, stream bytes, gaps, closes and limits from the TCP reassembler.
-    case stream(ReassemblyEvent)
-    /// A packet that could not be decoded down to TCP: its number in the capture (from 1), why,
-    /// and the byte offset in the packet where decoding stopped.
-    case malformedPacket(number: Int, reason: MalformedReason, offset: Int)
-    /// An incomplete IP datagram given up (timeout, limit, end of capture): its bytes are lost
-    /// and show up as a gap in their TCP stream.
-    case fragmentsDropped(IPDefragmenter.Drop)
-    /// At the end of the capture, before the last connections close: the counters of each
-    /// connection still tracked. For one that closed earlier they now include the segments that
-    /// came after its close (the last ACK, late retransmissions), which its `connectionClosed`
-    /// summary could not count.
-    case latestCounters(ConnectionSummary)
-}
-
-/// Packet counts of one capture read.
-struct CaptureStatistics {
-    /// Packets read (after the BPF filter).
-    var packets = 0
-    /// TCP segments handed to the reassembler.
-    var segments = 0
-    /// IP fragments held for reassembly (each completed datagram also counts as a segment).
-    var fragmentsHeld = 0
-    /// Packets of other protocols (UDP, ICMP, ARP …).
-    var notTCP = 0
-    /// Packets that could not be decoded.
-    var malformed = 0
-    /// Packets skipped because the link type is not supported.
-    var unsupportedPackets = 0
-    /// Incomplete IP datagrams given up.
-    var fragmentDrops = 0
-    /// The error that ended reading early, if any.
-    var readError: CaptureError?
 }

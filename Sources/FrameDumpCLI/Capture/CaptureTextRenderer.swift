@@ -44,11 +44,12 @@ struct CaptureTextRenderer: CaptureRenderer {
         wroteBlock = true
     }
 
-    mutating func renderLimit(_ limit: ReassemblyLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+    mutating func renderLimit(_ limit: DecodeLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         let what = switch limit {
-        case .outOfOrderBytesPerDirection: "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
-        case .outOfOrderBytesTotal: "out-of-order bytes of all connections over the limit: this direction's holes become gaps"
-        case .maxConnections: "too many connections tracked: this one is evicted"
+        case .reassembly(.outOfOrderBytesPerDirection): "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
+        case .reassembly(.outOfOrderBytesTotal): "out-of-order bytes of all connections over the limit: this direction's holes become gaps"
+        case .reassembly(.maxConnections): "too many connections tracked: this one is evicted"
+        case .bufferedBytesTotal: "bytes of unfinished frames of all streams over the limit: this direction's partial frame is truncated"
         }
         let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)"
         appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, "limit"))  \(what)"], to: &buffer)
@@ -86,12 +87,12 @@ struct CaptureTextRenderer: CaptureRenderer {
     private func describe(_ totals: StreamTotals) -> String {
         guard let format = totals.format else { return "no data" }
         let counts = totals.counts
-        var parts = [format.name, "\(counts.frames) \(counts.frames == 1 ? "frame" : "frames") (\(totals.frameBytes) bytes)"]
+        var parts = [format.name, "\(counted(counts.frames, "frame")) (\(counted(totals.frameBytes, "byte")))"]
         if counts.checksumMismatches > 0 { parts.append(style.apply(.bad, "\(counts.checksumMismatches) crc MISMATCH")) }
-        if counts.skips > 0 { parts.append("\(counts.skips) skipped (\(counts.skippedBytes) bytes)") }
+        if counts.skips > 0 { parts.append("\(counts.skips) skipped (\(counted(counts.skippedBytes, "byte")))") }
         if counts.oversizeHeaders > 0 { parts.append("\(counts.oversizeHeaders) oversize") }
-        if counts.truncations > 0 { parts.append("\(counts.truncations) truncated (\(counts.truncatedBytes) bytes)") }
-        if counts.gaps > 0 { parts.append("\(counts.gaps) \(counts.gaps == 1 ? "gap" : "gaps") (\(counts.gapBytes) bytes)") }
+        if counts.truncations > 0 { parts.append("\(counts.truncations) truncated (\(counted(counts.truncatedBytes, "byte")))") }
+        if counts.gaps > 0 { parts.append("\(counted(counts.gaps, "gap")) (\(counted(counts.gapBytes, "byte")))") }
         let histogram = totals.commandHistogram
         if !histogram.isEmpty { parts.append("cmd " + histogram.map { "\($0.value):\($0.frames)" }.joined(separator: " ")) }
         return parts.joined(separator: "  ")

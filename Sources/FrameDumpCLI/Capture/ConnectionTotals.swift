@@ -1,37 +1,4 @@
-import FrameCodec
 import PacketDecoding
-
-/// What one direction's frame decoder produced: the counts `decode --summary` prints.
-struct StreamTotals {
-    /// The direction's frame format, `nil` when it carried no data to decide one.
-    var format: FrameFormat?
-    /// Frames, checksum mismatches, skips, oversize headers, truncated tails and gaps.
-    var counts = DecodeSummary()
-    /// Bytes in whole frames, headers included.
-    var frameBytes: UInt64 = 0
-    /// How many frames carried each value of the format's `cmd` header field; empty when the
-    /// format has no field of that name.
-    var commands: [UInt64: Int] = [:]
-
-    /// Adds one decoder output.
-    ///
-    /// - Parameters:
-    ///   - output: The frame or event.
-    ///   - commandField: The index of the format's `cmd` field, if it has one.
-    mutating func count(_ output: FrameDecoderOutput, commandField: Int?) {
-        counts.count(output)
-        guard case .frame(let frame) = output else { return }
-        frameBytes &+= UInt64(frame.bytes.count)
-        if let commandField, let format {
-            commands[format.value(ofField: commandField, in: frame.header), default: 0] += 1
-        }
-    }
-
-    /// `(value, frames)` pairs of ``commands``, by value.
-    var commandHistogram: [(value: UInt64, frames: Int)] {
-        commands.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
-}
 
 /// `decode --summary`'s totals of one connection: who talked to whom, and both directions'
 /// ``StreamTotals``.

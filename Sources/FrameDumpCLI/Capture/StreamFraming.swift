@@ -35,7 +35,16 @@ final class DirectionFraming {
     var isWaiting = false
     /// Whether the direction ended and its decoder was released.
     private(set) var isFinished = false
-    var totals = StreamTotals()
+    /// The decoder's ``FrameDecoder/bufferedByteCount`` when the pipeline last counted it, for
+    /// the total over all directions (`--max-buffered`).
+    var countedBufferedBytes = 0
+    /// Links of the ``PartialFrameQueue``: the directions whose partial frames are older and newer.
+    var olderPartial: DirectionFraming?
+    var newerPartial: DirectionFraming?
+    /// Whether the direction is in the ``PartialFrameQueue``.
+    var isQueued = false
+    /// The `--summary` counts, once the format is decided; `nil` without `--summary`.
+    var totals: StreamTotals?
 
     init(label: StreamLabel) {
         self.label = label
@@ -86,6 +95,6 @@ final class ConnectionFraming {
 
     /// The `--summary` totals of both directions.
     var totals: ConnectionTotals {
-        ConnectionTotals(connection: number, client: client, server: server, directions: directions.map(\.totals))
+        ConnectionTotals(connection: number, client: client, server: server, directions: directions.map { $0.totals ?? StreamTotals() })
     }
 }

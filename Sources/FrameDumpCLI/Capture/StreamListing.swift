@@ -76,29 +76,28 @@ final class StreamListing {
             }
             text += "\n"
         }
-        let count = records.count
-        var packets = ["\(statistics.segments) TCP \(statistics.segments == 1 ? "segment" : "segments")"]
-        if statistics.fragmentsHeld > 0 { packets.append("\(statistics.fragmentsHeld) IP fragments") }
+        var packets = [counted(statistics.segments, "TCP segment")]
+        if statistics.fragmentsHeld > 0 { packets.append(counted(statistics.fragmentsHeld, "IP fragment")) }
         if statistics.notTCP > 0 { packets.append("\(statistics.notTCP) other") }
         if statistics.malformed > 0 { packets.append("\(statistics.malformed) malformed") }
         if statistics.unsupportedPackets > 0 { packets.append("\(statistics.unsupportedPackets) of an unsupported link type") }
-        if statistics.fragmentDrops > 0 { packets.append("\(statistics.fragmentDrops) incomplete datagrams dropped") }
-        text += "\(count) \(count == 1 ? "connection" : "connections"); \(statistics.packets) packets: "
-            + packets.joined(separator: ", ") + "\n"
+        if statistics.fragmentDrops > 0 { packets.append(counted(statistics.fragmentDrops, "incomplete datagram") + " dropped") }
+        text += "\(counted(records.count, "connection")); \(counted(statistics.packets, "packet")) ("
+            + packets.joined(separator: ", ") + ")\n"
         return text
     }
 
     private func describe(_ record: ConnectionRecord, _ direction: StreamDirection) -> String {
         let statistics = record.summary?[direction] ?? StreamStatistics()
-        var parts = ["\(statistics.segments) packets", "\(statistics.deliveredBytes) bytes"]
+        var parts = [counted(statistics.segments, "packet"), counted(statistics.deliveredBytes, "byte")]
         let gaps = record.gaps[direction.rawValue]
         if !gaps.isEmpty {
             let list = gaps.map { "\($0.offset):\($0.length)" }.joined(separator: " ")
-            parts.append("\(gaps.count) \(gaps.count == 1 ? "gap" : "gaps") (\(statistics.gapBytes) bytes at \(list))")
+            parts.append("\(counted(gaps.count, "gap")) (\(counted(statistics.gapBytes, "byte")) at \(list))")
         }
-        if statistics.retransmittedBytes > 0 { parts.append("\(statistics.retransmittedBytes) bytes retransmitted") }
+        if statistics.retransmittedBytes > 0 { parts.append(counted(statistics.retransmittedBytes, "byte") + " retransmitted") }
         if statistics.outOfOrderSegments > 0 { parts.append("\(statistics.outOfOrderSegments) out-of-order") }
-        if statistics.ignoredBytes > 0 { parts.append("\(statistics.ignoredBytes) bytes ignored") }
+        if statistics.ignoredBytes > 0 { parts.append(counted(statistics.ignoredBytes, "byte") + " ignored") }
         let limits = record.limits.map(\.description)
         if direction == .clientToServer, !limits.isEmpty { parts.append("limits reached: " + limits.joined(separator: ", ")) }
         if let name = fileName(record, direction) { parts.append("→ \(name)") }
@@ -183,45 +182,5 @@ final class StreamListing {
     private func appendKey(_ key: String, string: String, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: ",\"\(key)\":".utf8)
         JSONString.append(string, to: &buffer)
-    }
-}
-
-/// One connection as `streams` lists it.
-struct ConnectionRecord {
-    let number: Int
-    let client: Endpoint
-    let server: Endpoint
-    let roles: RoleEvidence
-    /// The final counters, from `connectionClosed` (every connection closes by the end of the capture).
-    var summary: ConnectionSummary?
-    var closeReason: ConnectionCloseReason?
-    /// Each direction's gaps as (stream offset, length), indexed by `StreamDirection.rawValue`.
-    var gaps: [[(offset: UInt64, length: UInt64)]] = [[], []]
-    /// The limits reached for this connection, in order.
-    var limits: [ReassemblyLimit] = []
-    /// Each direction's label, made once (indexed by `StreamDirection.rawValue`).
-    let labels: [StreamLabel]
-
-    init(number: Int, client: Endpoint, server: Endpoint, roles: RoleEvidence) {
-        self.number = number
-        self.client = client
-        self.server = server
-        self.roles = roles
-        let label = StreamLabel(connection: number, direction: .clientToServer, source: client, destination: server)
-        labels = [label, label.reversed]
-    }
-
-    /// How the connection ended: `closed-fin` (both FINs), `reset`, `evicted` (room for others),
-    /// `idle-timeout`, `replaced` (a new SYN on its 4-tuple), or, still going when the capture
-    /// ended, `open` or `half-closed` (one FIN).
-    var state: String {
-        switch closeReason {
-        case .finished: "closed-fin"
-        case .reset: "reset"
-        case .evicted: "evicted"
-        case .idleTimeout: "idle-timeout"
-        case .replaced: "replaced"
-        case .endOfCapture, nil: summary?.state == .halfClosed ? "half-closed" : "open"
-        }
     }
 }

@@ -37,26 +37,16 @@ enum CaptureCommand: Command {
             .flag("list-interfaces", short: "D", help: "List the interfaces libpcap can capture on, and exit."),
             .value("count", short: "c", valueName: "N", help: "Stop after N frames."),
             .value("write", short: "w", valueName: "FILE", help: "Also save every captured packet to FILE (pcap, as tcpdump -w)."),
-            .value(
-                "format", valueName: "NAME|SPEC",
-                help: "A preset (see 'framedump formats') or a layout spec;\nwithout it each direction's preset is detected."
-            ),
-            .flag("json", short: "j", help: "Print JSON Lines: one object per frame or event."),
-            .value(
-                "payload", valueName: "hex|none", allowedValues: ["hex", "none"], defaultValue: "hex",
-                help: "Show frame payloads ('none': headers only, no payload_hex)."
-            ),
-            .value(
-                "color", valueName: "WHEN", allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto",
-                help: "Colour human output: auto (on a terminal), always or never.\nNO_COLOR in the environment turns colour off."
-            ),
+        ] + FrameOutputOptions.specs(
+            formatHelp: "A preset (see 'framedump formats') or a layout spec;\nwithout it each direction's preset is detected."
+        ) + [
             .value("filter", short: "f", valueName: "EXPR", help: "Keep only packets matching this BPF filter, e.g. 'tcp port 7000'."),
             .flag("summary", help: "Print totals per connection at the end."),
             .value(
                 "snaplen", short: "s", valueName: "BYTES", defaultValue: String(LiveCapture.defaultSnaplen),
                 help: "Bytes kept per packet; less cuts segments (their bytes become gaps)."
             ),
-        ],
+        ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
         positionals: [
             PositionalSpec(name: "FILTER...", isOptional: true, help: "A BPF filter, as words (joined by spaces).", isVariadic: true),
         ]
@@ -73,6 +63,7 @@ enum CaptureCommand: Command {
         let count = try positiveInteger("count", arguments)
         let snaplen = try positiveInteger("snaplen", arguments) ?? LiveCapture.defaultSnaplen
         let format = try arguments.value("format").map(DecodeCommand.resolveFormat)
+        let limits = try CaptureLimits(arguments)
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals[...])
 
         let capture: LiveCapture
@@ -97,7 +88,7 @@ enum CaptureCommand: Command {
                 + (filter.map { ", filter '\($0)'" } ?? ""))
 
         let (outcome, signal) = try CaptureInterruption.during(capture) {
-            try CaptureDecoding.decode(source, format: format, arguments: arguments, context: context, frameLimit: count,
+            try CaptureDecoding.decode(source, format: format, limits: limits, arguments: arguments, context: context, frameLimit: count,
                                        flushesEachPacket: true, packetObserver: writer.map { writer in { try writer.write($0) } })
         }
         var failed = false
@@ -121,9 +112,9 @@ enum CaptureCommand: Command {
     /// counters (`pcap_stats`), as tcpdump prints them.
     private static func report(_ outcome: CaptureDecoding.Outcome, signal: Int32?, capture: LiveCapture) {
         let frames = outcome.summary.frames
-        var line = "framedump capture: \(frames) frame\(frames == 1 ? "" : "s")"
+        var line = "framedump capture: \(counted(frames, "frame"))"
         if let packets = outcome.statistics?.packets {
-            line += " in \(packets) packet\(packets == 1 ? "" : "s")"
+            line += " in \(counted(packets, "packet"))"
         }
         if let signal { line += ", stopped by \(CaptureInterruption.name(signal))" }
         do {

@@ -18,31 +18,3 @@ protocol Command: Sendable {
     ///   standard output fails.
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus
 }
-
-/// What a command may use from the process: standard output, the environment, the terminal.
-struct CommandContext {
-    /// The buffered standard output.
-    var output: OutputStream
-    /// The process environment.
-    var environment: [String: String]
-    /// Whether standard output is a terminal.
-    var outputIsTerminal: Bool
-}
-
-/// The process exit status; the values are documented in docs/cli.md and stable.
-enum ExitStatus: Int32, Sendable {
-    /// Everything decoded cleanly (or help, version, formats printed).
-    case success = 0
-    /// The command line was wrong: unknown option, missing value, bad `--format`, no format detected.
-    case usage = 1
-    /// The input had bad frames (skip, oversize, checksum mismatch, truncated, gap) or could not
-    /// be read or parsed.
-    case badInput = 2
-}
-
-/// A command that cannot go on: the message for standard error and the status to exit with.
-struct CommandFailure: Error, Equatable {
-    /// The whole message, already prefixed where a location (`file:line:column:`) applies.
-    var message: String
-    var status: ExitStatus
-}

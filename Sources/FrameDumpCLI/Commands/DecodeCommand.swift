@@ -25,26 +25,15 @@ enum DecodeCommand: Command {
         Exit status: 0 every byte in a good frame, 1 usage error, 2 bad frames (skip, oversize,
         checksum mismatch, truncated, gap) or unreadable input. JSON schema: docs/cli.md.
         """,
-        options: [
-            .value(
-                "format", valueName: "NAME|SPEC",
-                help: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'."
-            ),
-            .flag("json", short: "j", help: "Print JSON Lines: one object per frame or event."),
-            .value(
-                "payload", valueName: "hex|none", allowedValues: ["hex", "none"], defaultValue: "hex",
-                help: "Show frame payloads ('none': headers only, no payload_hex)."
-            ),
-            .value(
-                "color", valueName: "WHEN", allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto",
-                help: "Colour human output: auto (on a terminal), always or never.\nNO_COLOR in the environment turns colour off."
-            ),
+        options: FrameOutputOptions.specs(
+            formatHelp: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'."
+        ) + [
             .value(
                 "filter", short: "f", valueName: "EXPR",
                 help: "Captures: keep only packets matching this BPF filter\n(pcap-filter(7)), e.g. 'tcp port 9000'."
             ),
             .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
-        ],
+        ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "Captures: a BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -53,6 +42,7 @@ enum DecodeCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let format = try arguments.value("format").map(resolveFormat)
+        let limits = try CaptureLimits(arguments)
         let path = arguments.positionals.first ?? "-"
         if path == "-", Terminal.isTerminal(0) {
             // Otherwise a bare `framedump decode` looks hung.
@@ -62,7 +52,7 @@ enum DecodeCommand: Command {
         let prefix: [UInt8]
         switch InputKind.identify(path: path) {
         case .capture(let captured):
-            return try CaptureDecoding.run(path: path, prefix: captured, filter: filter, format: format,
+            return try CaptureDecoding.run(path: path, prefix: captured, filter: filter, format: format, limits: limits,
                                            arguments: arguments, context: context)
         case .hexDump(let text):
             prefix = text
@@ -75,7 +65,7 @@ enum DecodeCommand: Command {
         let source = HexDumpSource(path: path, standardInputPrefix: prefix)
         let includesPayload = arguments.value("payload") != "none"
         if arguments.flag("json") {
-            return try decode(source, format: format, context: context) { format in
+            return try decode(source, format: format, maxFrameLength: limits.maxFrameLength, context: context) { format in
                 JSONLinesWriter(format: format, includesPayload: includesPayload)
             }
         }
@@ -83,7 +73,7 @@ enum DecodeCommand: Command {
         let style = TextStyle(
             enabled: Terminal.usesColor(choice, environment: context.environment, outputIsTerminal: context.outputIsTerminal)
         )
-        return try decode(source, format: format, context: context) { format in
+        return try decode(source, format: format, maxFrameLength: limits.maxFrameLength, context: context) { format in
             TextRenderer(format: format, style: style, showsBody: includesPayload)
         }
     }
@@ -94,12 +84,13 @@ enum DecodeCommand: Command {
     private static func decode<Renderer: FrameRenderer>(
         _ source: some StreamSource,
         format: FrameFormat?,
+        maxFrameLength: Int?,
         context: CommandContext,
         makeRenderer: @escaping (FrameFormat) -> Renderer
     ) throws -> ExitStatus {
-        let pipeline = DecodePipeline(format: format, output: context.output, makeRenderer: makeRenderer) { detected in
+        let pipeline = DecodePipeline(format: format, output: context.output, makeRenderer: makeRenderer, detected: { detected in
             StandardError.writeLine("framedump: detected format \(detected.name) from the first bytes (use --format to choose another)")
-        }
+        }, maxFrameLength: maxFrameLength)
         do {
             try source.run(pipeline.consume)
             try pipeline.finish()

@@ -104,7 +104,7 @@ enum EncodeCommand: Command {
         }
         try sink.finish()
         if case .pcap(let conversation) = sink, let path = arguments.value("pcap") {
-            StandardError.writeLine("framedump encode: \(frames) frame\(frames == 1 ? "" : "s") in \(conversation.dataSegments) data segments, \(conversation.packets) packets written to \(path == "-" ? "standard output" : path)")
+            StandardError.writeLine("framedump encode: \(counted(frames, "frame")) in \(counted(conversation.dataSegments, "data segment")), \(counted(conversation.packets, "packet")) written to \(path == "-" ? "standard output" : path)")
         }
         return .success
     }

@@ -1,5 +1,3 @@
-import FrameCodec
-
 /// `framedump proxy [OPTIONS] [HOST:]LISTEN_PORT UPSTREAM_HOST:PORT`: a relay for debugging a
 /// client and server: every byte forwarded unchanged, both directions decoded and printed.
 ///
@@ -37,95 +35,11 @@ enum ProxyCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let listen = try HostPort.parse(arguments.positionals[0], what: "[HOST:]LISTEN_PORT", requiresHost: false)
         let upstream = try HostPort.parse(arguments.positionals[1], what: "UPSTREAM_HOST:PORT", requiresHost: true)
-        let bufferLimit = try parseByteCount(arguments.value("max-buffer") ?? "1M")
+        let bufferLimit = try ByteCountOption.parse(arguments.value("max-buffer") ?? "1M", option: "max-buffer")
         let decoding = try LiveDecoding(arguments, context: context)
-        let upstreamAddresses: [SocketAddress]
-        do {
-            upstreamAddresses = try SocketAddress.resolve(upstream, defaultHost: "127.0.0.1")
-        } catch {
-            throw CommandFailure(message: "framedump proxy: upstream \(upstream): \(error)", status: .usage)
-        }
+        let upstreamAddresses = try SocketAddress.resolveServer(upstream, messagePrefix: "framedump proxy: upstream")
         let proxy = try ProxyServer(listen, upstream: upstreamAddresses, decoding: decoding, bufferLimit: bufferLimit)
         try proxy.run()
         return decoding.summary.exitStatus
-    }
-
-    /// `1048576`, `64K`, `1M` → bytes.
-    static func parseByteCount(_ text: String) throws(UsageError) -> Int {
-        let multiplier = text.hasSuffix("K") ? 1024 : text.hasSuffix("M") ? 1024 * 1024 : 1
-        let digits = multiplier == 1 ? Substring(text) : text.dropLast()
-        guard let value = Int(digits), value > 0, value <= Int.max / multiplier else {
-            throw UsageError("invalid --max-buffer '\(text)': expected a positive byte count, e.g. 1M or 65536")
-        }
-        return value * multiplier
-    }
-}
-
-/// The listening socket and every relayed connection.
-private final class ProxyServer {
-    private let loop: EventLoop
-    private let decoding: LiveDecoding
-    private let upstream: [SocketAddress]
-    private let bufferLimit: Int
-    private var listener: Listener!
-    private var signals: SignalPipe!
-    private var relays: [Int: RelayConnection] = [:]
-    private var connectionCount = 0
-    private var relayedBytes: (clientToServer: UInt64, serverToClient: UInt64) = (0, 0)
-
-    init(_ hostPort: HostPort, upstream: [SocketAddress], decoding: LiveDecoding, bufferLimit: Int) throws {
-        loop = try EventLoop()
-        self.decoding = decoding
-        self.upstream = upstream
-        self.bufferLimit = bufferLimit
-        do {
-            listener = try Listener(hostPort, loop: loop, onAccept: { [unowned self] in accept($0, from: $1) }) { error in
-                StandardError.writeLine("framedump proxy: \(error)")
-            }
-        } catch {
-            throw CommandFailure(message: "framedump proxy: cannot listen on \(hostPort): \(error)", status: .usage)
-        }
-        signals = try SignalPipe(loop: loop) { [unowned self] in loop.stop() }
-    }
-
-    func run() throws {
-        StandardError.writeLine("framedump proxy: listening on \(listener.address.endpoint), upstream \(upstream[0].endpoint)")
-        try loop.run(afterEachRound: decoding.flush)
-        for relay in relays.values.sorted(by: { $0.number < $1.number }) {
-            relay.stop()
-            count(relay)
-        }
-        try decoding.finish()
-        let summary = decoding.summary
-        StandardError.writeLine(
-            "framedump proxy: \(connectionCount) \(connectionCount == 1 ? "connection" : "connections"), \(summary.frames) frames; "
-                + "c2s \(relayedBytes.clientToServer) bytes, s2c \(relayedBytes.serverToClient) bytes"
-        )
-    }
-
-    private func accept(_ socket: Socket, from address: SocketAddress) {
-        connectionCount += 1
-        let number = connectionCount
-        do {
-            let relay = try RelayConnection(
-                number: number, client: socket, clientAddress: address, upstreamAddresses: upstream,
-                loop: loop, decoding: decoding, bufferLimit: bufferLimit,
-                report: { StandardError.writeLine("framedump proxy: \($0)") },
-                onClose: { [unowned self] in
-                    relays[$0.number] = nil
-                    count($0)
-                }
-            )
-            if !relay.isClosed { relays[number] = relay }
-        } catch {
-            socket.close()
-            StandardError.writeLine("framedump proxy: conn \(number): \(error)")
-        }
-    }
-
-    private func count(_ relay: RelayConnection) {
-        let bytes = relay.byteCounts
-        relayedBytes.clientToServer += bytes.clientToServer
-        relayedBytes.serverToClient += bytes.serverToClient
     }
 }

@@ -26,7 +26,7 @@ enum StreamsCommand: Command {
                    help: "Write each direction's reassembled bytes to its own file in DIR\n(created if missing)."),
             .value("filter", short: "f", valueName: "EXPR",
                    help: "Keep only packets matching this BPF filter (pcap-filter(7)),\ne.g. 'tcp port 9000'."),
-        ],
+        ] + CaptureLimits.reassemblyOptions,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: false, help: "The capture to read; '-': standard input."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "A BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -35,6 +35,7 @@ enum StreamsCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let path = arguments.positionals[0]
+        let limits = try CaptureLimits(arguments)
         let prefix: [UInt8]
         switch InputKind.identify(path: path) {
         case .capture(let captured):
@@ -50,7 +51,7 @@ enum StreamsCommand: Command {
         }
         let files = try arguments.value("write-dir").map { directory throws(CommandFailure) in try StreamFileWriter(directory: directory) }
         let listing = StreamListing(files: files)
-        let statistics = try source.run(limits: .default) { event, time in try listing.consume(event, at: time) }
+        let statistics = try source.run(limits: limits.reassembly, reportsLatestCounters: true) { event, time in try listing.consume(event, at: time) }
         if arguments.flag("json") {
             context.output.buffer.append(contentsOf: listing.jsonLines(statistics))
         } else {

@@ -13,8 +13,12 @@ import PacketDecoding
 /// Data at an offset past the stream's current end is preceded by a gap for the missing bytes;
 /// data before it (already delivered) is trimmed, so each byte is framed once.
 final class DecodePipeline<Renderer: FrameRenderer> {
-    /// How many bytes of the first stream are gathered before guessing the format.
-    static var detectionWindow: Int { 4096 }
+    /// How many bytes of the first stream are gathered before guessing the format: what
+    /// `FrameFormat.detect` reads at most (the longest preset header), so nothing more is copied.
+    static var detectionWindow: Int { DirectionFraming.detectionProbeLength }
+    /// How many inputs without data (labels, gaps, ends) may be held before detection gives up
+    /// waiting for data.
+    static var maxHeldInputs: Int { 4096 }
 
     private let makeRenderer: (FrameFormat) -> Renderer
     private let output: OutputStream
@@ -27,10 +31,12 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     private var time: Timestamp?
     /// Inputs held back (copied) while the format is still being detected.
     private var pending: [PendingInput] = []
-    private var pendingBytes = 0
+    /// Data bytes in `pending`: at most ``detectionWindow``, however large the inputs.
+    private(set) var heldByteCount = 0
     private var pendingStreamEnded = false
     /// Called once with the detected format (not when the format was given).
     private let detected: (FrameFormat) -> Void
+    private let maxFrameLength: Int?
     /// What has been decoded so far.
     private(set) var summary = DecodeSummary()
     /// Sees every frame and event after it is rendered, with its stream: `listen --respond`
@@ -42,15 +48,19 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     ///   - output: where renderings are appended; flushed a block at a time.
     ///   - makeRenderer: builds the renderer once the format is known.
     ///   - detected: told which format detection chose.
+    ///   - maxFrameLength: replaces the format's max frame length (given or detected), in bytes;
+    ///     `nil` keeps it (`--max-frame-length`).
     init(
         format: FrameFormat?,
         output: OutputStream,
         makeRenderer: @escaping (FrameFormat) -> Renderer,
-        detected: @escaping (FrameFormat) -> Void
+        detected: @escaping (FrameFormat) -> Void,
+        maxFrameLength: Int? = nil
     ) {
         self.makeRenderer = makeRenderer
         self.output = output
         self.detected = detected
+        self.maxFrameLength = maxFrameLength
         if let format { use(format) }
     }
 
@@ -59,7 +69,13 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     /// - Throws: ``CommandFailure`` (exit 1) when detection finds no preset, ``OutputError``.
     func consume(_ input: StreamInput) throws {
         guard format != nil else {
-            try hold(input)
+            guard case .data(let stream, let offset, let bytes) = input else { return try hold(input) }
+            // Copy only what detection still needs; the rest is framed in place once it is decided.
+            let needed = Swift.max(Self.detectionWindow - heldByteCount, 0)
+            try hold(.data(stream, offset: offset, bytes: UnsafeRawBufferPointer(rebasing: bytes.prefix(needed))))
+            if bytes.count > needed, format != nil {
+                try consume(.data(stream, offset: offset &+ UInt64(needed), bytes: UnsafeRawBufferPointer(rebasing: bytes.dropFirst(needed))))
+            }
             return
         }
         switch input {
@@ -94,6 +110,8 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     }
 
     private func use(_ format: FrameFormat) {
+        var format = format
+        if let maxFrameLength { format.maxFrameLength = maxFrameLength }
         self.format = format
         renderer = makeRenderer(format)
     }
@@ -123,17 +141,18 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     }
 
     /// Holds `input` until enough is known to detect the format: a detection window of bytes,
-    /// or the end of a stream. Holding is bounded by that window (and by a count of inputs, for
-    /// a source that sends many empty streams first).
+    /// or the end of a stream. Holding is bounded by that window (``consume(_:)`` passes no more
+    /// data than fits in it) and by a count of inputs, for a source that sends many empty
+    /// streams first.
     private func hold(_ input: StreamInput) throws {
         let copy = PendingInput(input)
         pending.append(copy)
         switch copy {
-        case .data(_, _, let bytes): pendingBytes += bytes.count
+        case .data(_, _, let bytes): heldByteCount += bytes.count
         case .end: pendingStreamEnded = true
         case .gap, .label, .clock: break
         }
-        if pendingBytes >= Self.detectionWindow || pendingStreamEnded || pending.count >= Self.detectionWindow {
+        if heldByteCount >= Self.detectionWindow || pendingStreamEnded || pending.count >= Self.maxHeldInputs {
             try detect()
         }
     }

@@ -1,9 +1,3 @@
-/// Identifies one direction's byte stream within an input: 0 for a hex dump's only stream; a
-/// capture source numbers each connection's directions densely from 0 in order of appearance.
-struct StreamID: Hashable, Sendable {
-    var rawValue: Int
-}
-
 import PacketDecoding
 
 /// One step of an input, in the order the source produced it.
@@ -25,16 +19,4 @@ enum StreamInput {
     /// The time of the inputs that follow, printed as `ts`: a packet's capture time, or the
     /// wall-clock time a socket read returned.
     case clock(Timestamp)
-}
-
-/// Something that produces ``StreamInput`` for the decode pipeline: a hex dump today, a capture
-/// file or a live socket later.
-protocol StreamSource {
-    /// Delivers all of the input, in order, then returns.
-    ///
-    /// Every stream that received data gets an ``StreamInput/end(_:)`` before this returns.
-    ///
-    /// - Throws: ``CommandFailure`` when the input cannot be read or parsed (with the location,
-    ///   e.g. `file:line:column:`), or whatever `deliver` throws.
-    func run(_ deliver: (StreamInput) throws -> Void) throws
 }

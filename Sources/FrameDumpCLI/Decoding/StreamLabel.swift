@@ -18,22 +18,30 @@ struct StreamLabel: Sendable, Equatable {
     let sourceText: String
     /// `destination` as `ip:port` (`[ip]:port` for IPv6).
     let destinationText: String
-    /// `,"conn":1,"src":"…","dst":"…"`: the JSON Lines keys of the stream, made once (endpoint
-    /// texts need no escaping: digits, hex, `.`, `:`, `[`, `]`).
+    /// `,"conn":1,"dir":"c2s","src":"…","dst":"…"`: the JSON Lines keys of the stream, made once
+    /// (endpoint texts need no escaping: digits, hex, `.`, `:`, `[`, `]`).
     let jsonKeys: [UInt8]
 
     init(connection: Int, direction: StreamDirection, source: Endpoint, destination: Endpoint) {
+        self.init(connection: connection, direction: direction, source: source, destination: destination,
+                  sourceText: source.description, destinationText: destination.description)
+    }
+
+    private init(connection: Int, direction: StreamDirection, source: Endpoint, destination: Endpoint,
+                 sourceText: String, destinationText: String) {
         self.connection = connection
         self.direction = direction
         self.source = source
         self.destination = destination
-        sourceText = source.description
-        destinationText = destination.description
-        jsonKeys = Array(",\"conn\":\(connection),\"src\":\"\(sourceText)\",\"dst\":\"\(destinationText)\"".utf8)
+        self.sourceText = sourceText
+        self.destinationText = destinationText
+        jsonKeys = Array(",\"conn\":\(connection),\"dir\":\"\(direction)\",\"src\":\"\(sourceText)\",\"dst\":\"\(destinationText)\"".utf8)
     }
 
-    /// The label of the same connection's other stream.
+    /// The label of the same connection's other stream; it shares this one's endpoint texts
+    /// (made once per connection, not once per direction).
     var reversed: StreamLabel {
-        StreamLabel(connection: connection, direction: direction.reversed, source: destination, destination: source)
+        StreamLabel(connection: connection, direction: direction.reversed, source: destination, destination: source,
+                    sourceText: destinationText, destinationText: sourceText)
     }
 }

@@ -29,6 +29,26 @@ final class Listener: EventHandler {
         try loop.register(socket.descriptor, .read, self)
     }
 
+    /// Listens for a command's server (`listen`, `proxy`): a failure to accept is reported on
+    /// standard error as `framedump COMMAND: …` and listening goes on.
+    ///
+    /// - Throws: ``CommandFailure`` (exit 1, as for a bad address) naming `hostPort` and why it
+    ///   cannot be listened on.
+    convenience init(
+        _ hostPort: HostPort,
+        for command: String,
+        loop: EventLoop,
+        onAccept: @escaping (Socket, SocketAddress) -> Void
+    ) throws(CommandFailure) {
+        do {
+            try self.init(hostPort, loop: loop, onAccept: onAccept) { error in
+                StandardError.writeLine("framedump \(command): \(error)")
+            }
+        } catch {
+            throw CommandFailure(message: "framedump \(command): cannot listen on \(hostPort): \(error)", status: .usage)
+        }
+    }
+
     func handle(_ events: ReadyEvents) {
         do {
             while let (connection, peerAddress) = try socket.accept() {

@@ -151,7 +151,7 @@ final class RelayConnection: PeerDelegate {
               client.outgoing.isEmpty, upstream.outgoing.isEmpty else { return }
         client.close()
         upstream.close()
-        report("conn \(number) closed: c2s \(client.bytesRead) bytes, s2c \(upstream.bytesRead) bytes")
+        report("conn \(number) closed: c2s \(counted(client.bytesRead, "byte")), s2c \(counted(upstream.bytesRead, "byte"))")
         onClose(self)
     }
 

@@ -60,6 +60,22 @@ struct SocketAddress: Sendable {
         }
     }
 
+    /// The addresses of the server a command connects to (`connect`'s, `proxy`'s upstream); a
+    /// missing host is 127.0.0.1, as for listening.
+    ///
+    /// - Parameters:
+    ///   - hostPort: The server's address as the command line gave it.
+    ///   - prefix: What the message says before the address, e.g. `framedump proxy: upstream`.
+    /// - Throws: ``CommandFailure`` (exit 1, as for a malformed address) saying why the name
+    ///   does not resolve.
+    static func resolveServer(_ hostPort: HostPort, messagePrefix prefix: String) throws(CommandFailure) -> [SocketAddress] {
+        do {
+            return try resolve(hostPort, defaultHost: "127.0.0.1")
+        } catch {
+            throw CommandFailure(message: "\(prefix) \(hostPort): \(error)", status: .usage)
+        }
+    }
+
     /// The addresses `hostPort` names, in `getaddrinfo(3)`'s order (RFC 6724 preference).
     ///
     /// A numeric host is not looked up; a name is resolved through the system's resolver

@@ -27,7 +27,7 @@ import PacketDecoding
 ///   `{"type":"frame","conn":1,"src":"127.0.0.1:51000","dst":"127.0.0.1:9000","ts":"2024-05-01T12:00:00.123456789Z","offset":0,…}`
 ///
 /// The JSON is written by hand: the field-name keys are escaped once per format, a stream's
-/// `conn`/`src`/`dst` text once per stream (``StreamLabel/jsonKeys``), the date and time of `ts`
+/// `conn`/`dir`/`src`/`dst` text once per stream (``StreamLabel/jsonKeys``), the date and time of `ts`
 /// once per second; each line is written through a ``ByteCursor`` into a scratch sized for it and
 /// appended to the output buffer in one copy. Nothing allocates per frame.
 struct JSONLinesWriter: FrameRenderer {

@@ -57,7 +57,7 @@ struct TextRenderer: FrameRenderer {
         case .frame(let frame):
             appendFrame(frame, to: &buffer)
         case .skip(let offset, let byteCount):
-            appendEvent("skip", .warning, offset: offset, "\(byteCount) \(bytes(byteCount)) with no valid header", to: &buffer)
+            appendEvent("skip", .warning, offset: offset, counted(byteCount, "byte") + " with no valid header", to: &buffer)
         case .oversize(let offset, let declaredLength):
             appendEvent(
                 "oversize", .bad, offset: offset,
@@ -65,28 +65,26 @@ struct TextRenderer: FrameRenderer {
                 to: &buffer
             )
         case .truncated(let offset, let byteCount):
-            appendEvent("truncated", .warning, offset: offset, "\(byteCount) \(bytes(byteCount)) at end of stream, not a whole frame", to: &buffer)
+            appendEvent("truncated", .warning, offset: offset, counted(byteCount, "byte") + " at end of stream, not a whole frame", to: &buffer)
         case .gap(let offset, let byteCount):
-            appendEvent("gap", .bad, offset: offset, "\(byteCount) \(bytes(byteCount)) never captured", to: &buffer)
+            appendEvent("gap", .bad, offset: offset, counted(byteCount, "byte") + " never captured", to: &buffer)
         }
     }
 
     func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {
-        var parts = ["\(summary.frames) \(summary.frames == 1 ? "frame" : "frames")"]
+        var parts = [counted(summary.frames, "frame")]
         if summary.checksumMismatches > 0 {
             parts[0] += " (\(style.apply(.bad, "\(summary.checksumMismatches) crc MISMATCH")))"
         }
-        if summary.skips > 0 { parts.append("\(summary.skippedBytes) \(bytes(summary.skippedBytes)) skipped") }
+        if summary.skips > 0 { parts.append(counted(summary.skippedBytes, "byte") + " skipped") }
         if summary.oversizeHeaders > 0 {
-            parts.append("\(summary.oversizeHeaders) oversize \(summary.oversizeHeaders == 1 ? "header" : "headers")")
+            parts.append(counted(summary.oversizeHeaders, "oversize header"))
         }
-        if summary.truncations > 0 { parts.append("\(summary.truncatedBytes) \(bytes(summary.truncatedBytes)) truncated") }
-        if summary.gaps > 0 { parts.append("\(summary.gapBytes) \(bytes(summary.gapBytes)) never captured") }
+        if summary.truncations > 0 { parts.append(counted(summary.truncatedBytes, "byte") + " truncated") }
+        if summary.gaps > 0 { parts.append(counted(summary.gapBytes, "byte") + " never captured") }
         if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
         buffer.append(contentsOf: (parts.joined(separator: "; ") + "\n").utf8)
     }
-
-    private func bytes(_ count: UInt64) -> String { count == 1 ? "byte" : "bytes" }
 
     private func appendEvent(_ name: String, _ tone: TextStyle.Tone, offset: UInt64, _ detail: String, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: "\(style.apply(tone, name))  offset \(offset)  \(detail)\n".utf8)
@@ -94,7 +92,7 @@ struct TextRenderer: FrameRenderer {
 
     private func appendFrame(_ frame: Frame, to buffer: inout [UInt8]) {
         let body = frame.bytes.dropFirst(payloadStart ?? frame.headerLength)
-        var heading = "\(style.apply(.heading, "frame"))  offset \(frame.offset)  body \(body.count) \(bytes(UInt64(body.count)))"
+        var heading = "\(style.apply(.heading, "frame"))  offset \(frame.offset)  body \(counted(body.count, "byte"))"
         let header = frame.header
         var fieldText: [String] = []
         for (index, field) in format.fields.enumerated() where field.role != .opaque {

@@ -1,0 +1,18 @@
+import PacketDecoding
+
+/// What a ``CaptureSource`` reports, in capture order.
+enum CaptureEvent {
+    /// Connections, stream bytes, gaps, closes and limits from the TCP reassembler.
+    case stream(ReassemblyEvent)
+    /// A packet that could not be decoded down to TCP: its number in the capture (from 1), why,
+    /// and the byte offset in the packet where decoding stopped.
+    case malformedPacket(number: Int, reason: MalformedReason, offset: Int)
+    /// An incomplete IP datagram given up (timeout, limit, end of capture): its bytes are lost
+    /// and show up as a gap in their TCP stream.
+    case fragmentsDropped(IPDefragmenter.Drop)
+    /// At the end of the capture, before the last connections close: the counters of each
+    /// connection still tracked. For one that closed earlier they now include the segments that
+    /// came after its close (the last ACK, late retransmissions), which its `connectionClosed`
+    /// summary could not count.
+    case latestCounters(ConnectionSummary)
+}

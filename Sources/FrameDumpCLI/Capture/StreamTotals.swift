@@ -1,0 +1,41 @@
+import FrameCodec
+
+/// What one direction's frame decoder produced: the counts `decode --summary` prints.
+///
+/// A class, made only with `--summary`: without it a direction carries one empty reference
+/// instead of these fields (about 200 bytes a direction, at 100,000 connections 40 MB).
+final class StreamTotals {
+    /// The direction's frame format, `nil` when it carried no data to decide one.
+    var format: FrameFormat?
+    /// Frames, checksum mismatches, skips, oversize headers, truncated tails and gaps.
+    var counts = DecodeSummary()
+    /// Bytes in whole frames, headers included.
+    var frameBytes: UInt64 = 0
+    /// How many frames carried each value of the format's `cmd` header field; empty when the
+    /// format has no field of that name.
+    var commands: [UInt64: Int] = [:]
+
+    /// Totals of a direction decoded as `format` (`nil`: not decided, no data).
+    init(format: FrameFormat? = nil) {
+        self.format = format
+    }
+
+    /// Adds one decoder output.
+    ///
+    /// - Parameters:
+    ///   - output: The frame or event.
+    ///   - commandField: The index of the format's `cmd` field, if it has one.
+    func count(_ output: FrameDecoderOutput, commandField: Int?) {
+        counts.count(output)
+        guard case .frame(let frame) = output else { return }
+        frameBytes &+= UInt64(frame.bytes.count)
+        if let commandField, let format {
+            commands[format.value(ofField: commandField, in: frame.header), default: 0] += 1
+        }
+    }
+
+    /// `(value, frames)` pairs of ``commands``, by value.
+    var commandHistogram: [(value: UInt64, frames: Int)] {
+        commands.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}
