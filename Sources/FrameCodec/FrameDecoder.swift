@@ -76,6 +76,10 @@ public struct FrameDecoder: Sendable {
     /// shorter than this are only appended, not re-parsed (a 64 KiB frame arriving in
     /// segments would otherwise have its header re-read once per segment).
     private var bytesAwaited = 0
+    /// Events decided by ``noteGap(byteCount:_:)``, ``finish(_:)`` or
+    /// ``abandonPartialFrame(_:)`` but not yet received because `receive` threw: the next call
+    /// delivers them first. Empty unless a receiver threw.
+    private var undelivered: [FrameDecoderOutput] = []
     /// Bytes moved to the buffer's front by compaction so far; tests check it stays linear.
     internal private(set) var bytesMovedByCompaction = 0
 
@@ -111,6 +115,7 @@ public struct FrameDecoder: Sendable {
     public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         reclaimConsumedPrefix()
         chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+        if !undelivered.isEmpty { try deliverUndelivered(receive) }
         if bytesAwaited > chunk.count {
             bytesAwaited &-= chunk.count
             return
@@ -146,14 +151,17 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - byteCount: the hole's length in bytes.
     ///   - receive: called for each event, in stream order.
-    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws. Its state is
+    ///   final before the first event is received, and events not yet received come first
+    ///   from the next call.
     public mutating func noteGap(byteCount: UInt64, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
-        guard byteCount > 0 else { return }
-        try reportTail(receive)
+        guard byteCount > 0 else { return try deliverUndelivered(receive) }
+        takeTail()
         let offset = streamOffset
         bufferOffset = offset &+ byteCount
         resyncing = true
-        try receive(.gap(offset: offset, byteCount: byteCount))
+        undelivered.append(.gap(offset: offset, byteCount: byteCount))
+        try deliverUndelivered(receive)
     }
 
     /// End of stream: reports the unfinished tail, if any, as `truncated`.
@@ -164,10 +172,13 @@ public struct FrameDecoder: Sendable {
     ///
     /// - Parameters:
     ///   - receive: called for each event, in stream order.
-    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws. Its state is
+    ///   final before the first event is received, and events not yet received come first
+    ///   from the next call.
     public mutating func finish(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
-        try reportTail(receive)
+        takeTail()
         resyncing = false
+        try deliverUndelivered(receive)
     }
 
     /// Gives up the unfinished frame the decoder holds, to free its memory, and resyncs.
@@ -184,11 +195,14 @@ public struct FrameDecoder: Sendable {
     ///
     /// - Parameters:
     ///   - receive: called for each event, in stream order.
-    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws. Its state is
+    ///   final before the first event is received, and events not yet received come first
+    ///   from the next call.
     public mutating func abandonPartialFrame(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
-        guard bufferedByteCount > 0 else { return }
-        try reportTail(receive)
+        guard bufferedByteCount > 0 else { return try deliverUndelivered(receive) }
+        takeTail()
         resyncing = true
+        try deliverUndelivered(receive)
     }
 
     // MARK: - Decoding
@@ -347,9 +361,10 @@ public struct FrameDecoder: Sendable {
         try receive(.skip(offset: start, byteCount: absoluteOffset(index) &- start))
     }
 
-    /// Reports everything still buffered (skip for bytes that cannot start a header, then
-    /// truncated) and empties the buffer.
-    private mutating func reportTail(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+    /// Queues the events for everything still buffered (skip for bytes that cannot start a
+    /// header, then truncated) in ``undelivered`` and empties the buffer, so that the decoder's
+    /// state is final before any of them is received.
+    private mutating func takeTail() {
         bytesAwaited = 0
         let storage = buffer
         let end = storage.count
@@ -360,12 +375,26 @@ public struct FrameDecoder: Sendable {
                 position &+= 1
             }
         }
-        try reportSkip(endingAt: position, receive)
+        if let start = skipStart {
+            skipStart = nil
+            undelivered.append(.skip(offset: start, byteCount: absoluteOffset(position) &- start))
+        }
         readIndex = end
         if position < end {
-            try receive(.truncated(offset: absoluteOffset(position), byteCount: UInt64(end &- position)))
+            undelivered.append(.truncated(offset: absoluteOffset(position), byteCount: UInt64(end &- position)))
         }
         reclaimConsumedPrefix()
+    }
+
+    /// Hands ``undelivered`` to `receive` in order, each removed before it is received.
+    private mutating func deliverUndelivered(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        var index = 0
+        defer { undelivered.removeFirst(index) }
+        while index < undelivered.count {
+            let output = undelivered[index]
+            index += 1
+            try receive(output)
+        }
     }
 
     /// Frees the consumed prefix when that is cheap; see "Memory and cost" in the type's docs.

@@ -123,6 +123,10 @@ struct TCPStream {
         let offset = next
         next += UInt64(bytes.count)
         statistics.deliveredBytes += UInt64(bytes.count)
+        try emitData(bytes, at: offset, emit)
+    }
+
+    private func emitData(_ bytes: UnsafeRawBufferPointer, at offset: UInt64, _ emit: (ReassemblyEvent) throws -> Void) rethrows {
         try emit(.data(connection: connection, direction: direction, offset: offset, bytes: bytes))
     }
 
@@ -182,9 +186,10 @@ struct TCPStream {
             next = chunk.end
             if chunk.isCaptured {
                 statistics.deliveredBytes += chunk.end - chunk.start
-                try chunk.bytes.withUnsafeBytes {
-                    try emit(.data(connection: connection, direction: direction, offset: chunk.start, bytes: $0))
-                }
+                // The event is built in `emitData`, not in this closure: Swift 6.3.1 loses an error
+                // thrown from a closure of a `rethrows` function that builds an enum case with
+                // several associated values (the test "an error thrown at any event reaches the caller").
+                try chunk.bytes.withUnsafeBytes { try emitData($0, at: chunk.start, emit) }
             } else {
                 try report(gapAt: chunk.start, length: chunk.end - chunk.start, cause: .notCaptured, emit)
             }

@@ -115,4 +115,26 @@ import Testing
         let text = try ExternalProgram.run("/bin/bash", ["-c", script, FrameDumpProcess.binary.path, scratch.path]).stdout
         #expect(text == "0\n", "framedump's exit status, then its stderr")
     }
+
+    /// The same on a capture, whose decoding reads ahead on a second thread: the first closed
+    /// write stops both threads (exit 0, nothing on stderr), and a full disk is reported once.
+    /// Swift 6.3.1 once lost that error inside the hand-off (`CaptureEventBatch.forEach`): the
+    /// decode went on to the end and crashed, exit 2 with a backtrace.
+    @Test func closedPipeOnACaptureEndsQuietly() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-pipe-\(UUID().uuidString).pcap")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // 30,000 h12 frames with 100-byte bodies: 3.5 MB of capture, ~7 MB of JSON Lines.
+        let line = #"{"fields":{"cmd":7},"body_hex":"\#(String(repeating: "ab", count: 100))"}"# + "\n"
+        let encoded = try FrameDumpProcess.run(["encode", "--format", "h12", "--pcap", scratch.path],
+                                               input: Data(String(repeating: line, count: 30_000).utf8))
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        let script = #""$0" decode --json --format h12 "$1" 2>"$1.err" | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"; cat "$1.err"; rm -f "$1.err""#
+        for _ in 0..<5 {
+            let text = try ExternalProgram.run("/bin/bash", ["-c", script, FrameDumpProcess.binary.path, scratch.path]).stdout
+            #expect(text == "0\n", "framedump's exit status, then its stderr")
+        }
+        let full = #""$0" decode --json --format h12 "$1" 2>&1 >/dev/full; echo "status $?""#
+        let text = try ExternalProgram.run("/bin/bash", ["-c", full, FrameDumpProcess.binary.path, scratch.path]).stdout
+        #expect(text == "framedump decode: cannot write output: No space left on device\nstatus 2\n")
+    }
 }

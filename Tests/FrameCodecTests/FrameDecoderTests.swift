@@ -322,6 +322,59 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
         #expect(outputs[1] == .skip(offset: 5, byteCount: 1))
     }
 
+    /// A receiver that throws at output k — for every k of a stream that gives every kind of
+    /// output (frames, skip, oversize, gap, truncated, an abandoned partial frame) — sees its
+    /// error come out of the call that produced the output, once; and nothing is lost: feeding
+    /// on gives the same outputs as a run where nothing threw.
+    @Test func anOutputThatThrowsAlwaysReachesTheCaller() {
+        struct Stop: Error {}
+        let format = TestFormats.fefd(maxFrameLength: 64)
+        let steps: [(inout FrameDecoder, (FrameDecoderOutput) throws -> Void) throws -> Void] = [
+            { try $0.process(fefdFrame([1, 2]) + [0x00, 0x01] + fefdFrame([3]), $1) },
+            { try $0.process([0xFE, 0xFD, 0x01, 0x00] + fefdFrame([4]), $1) },   // oversize (declares 256)
+            { try $0.process(fefdFrame([5, 6, 7]).prefix(5), $1) },
+            { try $0.noteGap(byteCount: 9, $1) },
+            { try $0.process(fefdFrame([8]) + fefdFrame([9, 9]).prefix(3), $1) },
+            { try $0.abandonPartialFrame($1) },
+            { try $0.process(fefdFrame([10]).prefix(2), $1) },
+            { try $0.finish($1) },
+        ]
+        func run(throwingAt target: Int?) -> (outputs: [FrameDecoderOutput], errors: Int) {
+            var decoder = FrameDecoder(format: format)
+            var outputs: [FrameDecoderOutput] = []
+            var errors = 0
+            var index = 0
+            let receive: (FrameDecoderOutput) throws -> Void = { output in
+                defer { index += 1 }
+                if index == target { throw Stop() }
+                outputs.append(output)
+            }
+            for step in steps {
+                do { try step(&decoder, receive) } catch { errors += 1 }
+            }
+            return (outputs, errors)
+        }
+        let clean = run(throwingAt: nil)
+        #expect(clean.errors == 0)
+        let kinds = Set(clean.outputs.map { output -> String in
+            switch output {
+            case .frame: "frame"
+            case .skip: "skip"
+            case .oversize: "oversize"
+            case .gap: "gap"
+            case .truncated: "truncated"
+            }
+        })
+        #expect(kinds == ["frame", "skip", "oversize", "gap", "truncated"])
+        for target in 0..<clean.outputs.count {
+            let thrown = run(throwingAt: target)
+            #expect(thrown.errors == 1, "a throw at output \(target) of \(clean.outputs.count)")
+            var expected = clean.outputs
+            expected.remove(at: target)
+            #expect(thrown.outputs == expected, "the outputs after a throw at \(target) are the clean run's, less the one thrown at")
+        }
+    }
+
     // MARK: - Cost and memory
 
     @Test func compactionMovesLinearlyManyBytesAndMemoryStaysBounded() {

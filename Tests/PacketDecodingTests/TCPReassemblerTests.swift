@@ -422,4 +422,71 @@ struct TCPReassemblerTests {
         }
         #expect(seen == [0, 3])
     }
+
+    /// Every event of a script that reaches each path of the reassembler (in order, drained
+    /// from the out-of-order buffer, gaps acknowledged past, snaplen cuts, FIN, RST, every
+    /// limit, eviction, idle timeout, end of capture): a receiver that throws at event k — for
+    /// every k — sees its error come out of `process` or `finish`, once.
+    ///
+    /// Swift 6.3.1 lost such an error when the event was built inside a closure handed to a
+    /// `rethrows` function (here `withUnsafeBytes` in `TCPStream.drain`): the call returned as
+    /// if nothing was thrown and the process later crashed. `TCPStream.emitData` avoids it.
+    @Test("an error thrown at any event reaches the caller", arguments: [
+        ReassemblyLimits(),
+        ReassemblyLimits(maxOutOfOrderBytesPerDirection: 200, maxOutOfOrderBytesTotal: 300, maxConnections: 2,
+                         idleTimeoutNanoseconds: 10_000_000_000),
+    ])
+    func everyEventCanThrow(limits: ReassemblyLimits) {
+        struct Stop: Error {}
+        let other = Endpoint(address: .v4(0x0A00_0003), port: 40001)
+        let third = Endpoint(address: .v4(0x0A00_0004), port: 40002)
+        typealias Step = (source: Endpoint, destination: Endpoint, seq: UInt32, ack: UInt32?, flags: TCPFlags,
+                          payload: [UInt8], missing: Int, seconds: Int64)
+        let big = [UInt8](repeating: 0x61, count: 150)
+        let script: [Step] = [
+            (client, server, 99, nil, .syn, [], 0, 0),
+            (server, client, 499, 100, .syn, [], 0, 0),
+            (client, server, 100, 500, [], text("abc"), 0, 0),
+            (client, server, 106, 500, [], text("ghi"), 0, 0),
+            (client, server, 103, 500, [], text("def"), 0, 0),
+            (client, server, 112, 500, [], big, 0, 0),
+            (client, server, 300, 500, [], big, 0, 0),
+            (server, client, 500, 262, [], text("xy"), 2, 1),
+            (client, server, 462, 504, .fin, [], 0, 1),
+            (other, server, 7, nil, .syn, [], 0, 2),
+            (other, server, 8, nil, [], big, 0, 2),
+            (other, server, 400, nil, [], big, 0, 2),
+            (other, server, 158, nil, .rst, [], 0, 2),
+            (third, server, 1000, nil, [], text("late"), 0, 30),
+            (third, server, 1010, nil, [], text("held"), 0, 30),
+        ]
+        func run(throwingAt target: Int?) -> (events: Int, errors: Int) {
+            var reassembler = TCPReassembler(limits: limits)
+            var events = 0, errors = 0
+            let receive: (ReassemblyEvent) throws -> Void = { _ in
+                defer { events += 1 }
+                if events == target { throw Stop() }
+            }
+            for step in script {
+                step.payload.withUnsafeBytes { bytes in
+                    let segment = TCPSegment(source: step.source, destination: step.destination, sequenceNumber: step.seq,
+                                             acknowledgmentNumber: step.ack ?? 0, flags: step.ack == nil ? step.flags : step.flags.union(.ack),
+                                             window: 65535, payload: bytes, missingPayloadLength: step.missing)
+                    do {
+                        try reassembler.process(segment, at: Timestamp(nanoseconds: step.seconds * 1_000_000_000), receive)
+                    } catch {
+                        errors += 1
+                    }
+                }
+            }
+            do { try reassembler.finish(receive) } catch { errors += 1 }
+            return (events, errors)
+        }
+        let total = run(throwingAt: nil)
+        #expect(total.errors == 0)
+        #expect(total.events >= 20, "the script reaches enough paths")
+        for target in 0..<total.events {
+            #expect(run(throwingAt: target).errors == 1, "a throw at event \(target) of \(total.events)")
+        }
+    }
 }

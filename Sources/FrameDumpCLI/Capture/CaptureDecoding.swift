@@ -91,10 +91,17 @@ enum CaptureDecoding {
             pipeline.frameLimit = frameLimit
             let statistics: CaptureStatistics
             do {
-                statistics = try source.run(limits: limits.reassembly, packetObserver: packetObserver, packetDone: {
-                    if flushesEachPacket, !context.output.buffer.isEmpty { try context.output.flush() }
-                    return !pipeline.reachedFrameLimit
-                }) { event, time in try pipeline.consume(event, at: time) }
+                if packetObserver == nil, frameLimit == nil, !flushesEachPacket {
+                    // A file: read ahead on a second thread (same events, same order).
+                    statistics = try CaptureReadAhead.run(source, limits: limits.reassembly) { event, time in
+                        try pipeline.consume(event, at: time)
+                    }
+                } else {
+                    statistics = try source.run(limits: limits.reassembly, packetObserver: packetObserver, packetDone: {
+                        if flushesEachPacket, !context.output.buffer.isEmpty { try context.output.flush() }
+                        return !pipeline.reachedFrameLimit
+                    }) { event, time in try pipeline.consume(event, at: time) }
+                }
                 try pipeline.finish()
             } catch OutputError.closed {
                 return Outcome(status: pipeline.exitStatus, summary: pipeline.summary, statistics: nil)

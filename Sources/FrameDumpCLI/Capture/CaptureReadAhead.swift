@@ -1,0 +1,140 @@
+import Foundation
+import PacketDecoding
+
+/// Runs a ``CaptureSource`` on a second thread, so that reading, parsing and reassembling the
+/// next packets overlaps with decoding, checksumming and rendering the last ones: `decode FILE`
+/// on two cores.
+///
+/// ```
+/// reading thread:   PcapReader → PacketParser → TCPReassembler ──events, data copied──> CaptureEventBatch ─┐
+///                                                                                                          │ FIFO, at most
+/// calling thread:   receive(event, time) → CaptureDecodePipeline → output  <──────── full batches ─────────┘ maxQueuedBatches
+/// ```
+///
+/// One producer, one consumer, first in first out: `receive` gets exactly the events, times and
+/// bytes, in exactly the order, that ``CaptureSource/run(limits:packetObserver:packetDone:_:)``
+/// would give it, so the output is the same byte for byte. Memory stays bounded: at most
+/// ``maxQueuedBatches`` full batches wait, plus the one being filled and the one being decoded
+/// (each ≈ ``CaptureEventBatch/byteBudget``); a reader that gets ahead waits.
+///
+/// Not for live captures or pipes that flush per packet (`capture`, `decode -` from a pipe):
+/// there a packet's frames must be written before the next read, which is the opposite.
+enum CaptureReadAhead {
+    /// Full batches that may wait for the decoding thread.
+    static let maxQueuedBatches = 2
+
+    /// Reads every packet of `source` on a new thread and calls `receive` on this one with each
+    /// event, as ``CaptureSource/run(limits:packetObserver:packetDone:_:)`` does.
+    ///
+    /// - Returns: The packet counts (a read error is in `readError`, as there).
+    /// - Throws: Whatever `receive` throws; the reading thread is stopped and waited for first.
+    static func run(_ source: CaptureSource, limits: ReassemblyLimits,
+                    _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
+        let handoff = Handoff(source: source, limits: limits)
+        let thread = Thread {
+            var batch = CaptureEventBatch()
+            let outcome = Result { () throws -> CaptureStatistics in
+                try handoff.source.run(limits: handoff.limits) { event, time in
+                    batch.append(event, at: time)
+                    if batch.isFull { batch = try handoff.push(batch) }
+                }
+            }
+            handoff.finish(lastBatch: batch, outcome)
+        }
+        thread.start()
+        while var batch = handoff.next() {
+            do {
+                try batch.forEach(receive)
+            } catch {
+                handoff.cancel()
+                throw error
+            }
+            batch.removeAll()
+            handoff.recycle(batch)
+        }
+        return try handoff.outcome()
+    }
+
+    /// Thrown inside the reading thread to stop it once the decoding side has failed.
+    private struct Cancelled: Error {}
+
+    /// The queue between the two threads, and what the reading thread reads.
+    ///
+    /// `@unchecked Sendable`: every `var` is read and written with `condition` locked, and a
+    /// batch belongs to one thread at a time (the reader fills it, the queue holds it, the
+    /// decoder reads it, the queue holds it empty); the bytes in it are copies, shared with
+    /// nothing. `source` is used by the reading thread only, once started.
+    private final class Handoff: @unchecked Sendable {
+        let source: CaptureSource
+        let limits: ReassemblyLimits
+        private let condition = NSCondition()
+        private var full: [CaptureEventBatch] = []
+        private var empty: [CaptureEventBatch] = []
+        private var cancelled = false
+        /// Set when the reading thread ends: its statistics, or why it stopped.
+        private var result: Result<CaptureStatistics, any Error>?
+
+        init(source: CaptureSource, limits: ReassemblyLimits) {
+            self.source = source
+            self.limits = limits
+        }
+
+        /// Reading thread: queues `batch` (waiting while the queue is full) and returns an
+        /// empty one to fill next.
+        ///
+        /// - Throws: ``Cancelled`` when the decoding side has stopped.
+        func push(_ batch: CaptureEventBatch) throws -> CaptureEventBatch {
+            condition.lock()
+            defer { condition.unlock() }
+            while full.count >= CaptureReadAhead.maxQueuedBatches, !cancelled { condition.wait() }
+            if cancelled { throw Cancelled() }
+            full.append(batch)
+            condition.broadcast()
+            return empty.popLast() ?? CaptureEventBatch()
+        }
+
+        /// Reading thread: queues the last batch and how the reading ended.
+        func finish(lastBatch: CaptureEventBatch, _ outcome: Result<CaptureStatistics, any Error>) {
+            condition.lock()
+            defer { condition.unlock() }
+            if !cancelled { full.append(lastBatch) }
+            result = outcome
+            condition.broadcast()
+        }
+
+        /// Decoding thread: the next full batch, waiting for one; `nil` once the reading thread
+        /// has ended and every batch was taken.
+        func next() -> CaptureEventBatch? {
+            condition.lock()
+            defer { condition.unlock() }
+            while full.isEmpty, result == nil { condition.wait() }
+            guard !full.isEmpty else { return nil }
+            condition.broadcast()
+            return full.removeFirst()
+        }
+
+        /// Decoding thread: gives a decoded, emptied batch back for the reader to fill again.
+        func recycle(_ batch: CaptureEventBatch) {
+            condition.lock()
+            defer { condition.unlock() }
+            empty.append(batch)
+        }
+
+        /// Decoding thread: stops the reader and waits until it has ended.
+        func cancel() {
+            condition.lock()
+            defer { condition.unlock() }
+            cancelled = true
+            full.removeAll()
+            condition.broadcast()
+            while result == nil { condition.wait() }
+        }
+
+        /// Decoding thread, after ``next()`` returned `nil`: the reading's statistics.
+        func outcome() throws -> CaptureStatistics {
+            condition.lock()
+            defer { condition.unlock() }
+            return try result!.get()
+        }
+    }
+}
