@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +15,7 @@ public enum FrameDumpCommand {
         signal(SIGPIPE, SIG_IGN)
         let context = CommandContext(
             output: OutputStream(fileDescriptor: 1),
-            environment: ProcessInfo.processInfo.environment,
+            environment: ProcessEnvironment.current(),
             outputIsTerminal: Terminal.isTerminal(1)
         )
         let status = run(arguments, context: context)

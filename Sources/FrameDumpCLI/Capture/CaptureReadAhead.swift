@@ -1,4 +1,3 @@
-import Foundation
 import PacketDecoding
 
 /// Runs a ``CaptureSource`` on a second thread, so that reading, parsing and reassembling the
@@ -31,7 +30,7 @@ enum CaptureReadAhead {
     static func run(_ source: CaptureSource, limits: ReassemblyLimits,
                     _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
         let handoff = Handoff(source: source, limits: limits)
-        let thread = Thread {
+        let thread = POSIXThread {
             var batch = CaptureEventBatch()
             let outcome = Result { () throws -> CaptureStatistics in
                 try handoff.source.run(limits: handoff.limits) { event, time in
@@ -41,7 +40,7 @@ enum CaptureReadAhead {
             }
             handoff.finish(lastBatch: batch, outcome)
         }
-        thread.start()
+        defer { thread.join() }
         while var batch = handoff.next() {
             do {
                 try batch.forEach(receive)
@@ -67,7 +66,7 @@ enum CaptureReadAhead {
     private final class Handoff: @unchecked Sendable {
         let source: CaptureSource
         let limits: ReassemblyLimits
-        private let condition = NSCondition()
+        private let condition = ConditionLock()
         private var full: [CaptureEventBatch] = []
         private var empty: [CaptureEventBatch] = []
         private var cancelled = false

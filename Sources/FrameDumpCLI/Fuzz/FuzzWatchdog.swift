@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +36,7 @@ final class FuzzWatchdog: Sendable {
                 _exit(2)
             }
         }
-        let thread = Thread { [self] in
+        POSIXThread { [self] in
             while true {
                 sleep(1)
                 let start = caseStart.load(ordering: .acquiring)
@@ -45,8 +44,7 @@ final class FuzzWatchdog: Sendable {
                 FuzzWatchdog.writeMessage(prefix: "hung (a case ran over its time limit)")
                 _exit(2)
             }
-        }
-        thread.start()
+        }.detach()
     }
 
     /// Marks a case as running, with what to print if it never finishes.
