@@ -17,7 +17,11 @@ import Darwin
 /// quietly instead of dying by signal or printing an error.
 final class OutputStream {
     /// Bytes written but not yet handed to the file descriptor.
-    var buffer: [UInt8] = []
+    ///
+    /// Unchecked for exclusivity: renderers append through `&output.buffer` once per line, and
+    /// the runtime check cost more than the append. One thread owns a stream, and no renderer
+    /// reaches the stream while appending.
+    @exclusivity(unchecked) var buffer: [UInt8] = []
     /// How many bytes make a block: the unit handed to `write(2)`.
     let blockSize: Int
     /// Writes all the bytes given; returns 0, or the `errno` of the failure.
