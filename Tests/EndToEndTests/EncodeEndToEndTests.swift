@@ -164,7 +164,7 @@ import Testing
             (["encode", "--format", "h12", "--pcap", "x.pcap", "-o", "hex"], "framedump encode: --output and --pcap both choose the output; give one"),
             (["encode", "--format", "h12", "--mss", "100"], "framedump encode: --mss applies only to --pcap FILE"),
             (["encode", "--format", "h12", "--pcap", "/nonexistent/x.pcap", "--mss", "0"], "framedump encode: --mss '0': expected 1...65495 bytes"),
-            (["encode", "--format", "h12", "--body-json", "{a}"], "framedump encode: --body-json: expected a JSON value (Invalid value around character 1.)"),
+            (["encode", "--format", "h12", "--body-json", "{a}"], "framedump encode: --body-json: expected a JSON value (column 2: expected a string key or '}', found 'a')"),
             (["encode", "--format", "h12", "--body-text", "a", "in.jsonl"], "framedump encode: 'in.jsonl': give frames either as JSON Lines input or with --field/--body-* options, not both"),
         ]
         for (arguments, message) in cases {

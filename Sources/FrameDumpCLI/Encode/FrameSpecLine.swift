@@ -1,5 +1,3 @@
-import Foundation
-
 /// One line of frame input for `encode` and `connect`: header field values and a body, as a
 /// JSON object (JSON Lines; the schema is in docs/cli.md, "encode input").
 ///
@@ -14,9 +12,11 @@ import Foundation
 ///   (the length and checksum computed, a magic set, others 0). Optional.
 /// - At most one body key: `body_hex` (hex digits, whitespace allowed), `body_text` (the UTF-8
 ///   bytes of the string), or `body_json` (any JSON value, written compactly with object keys
-///   sorted — use `body_text` to send JSON text exactly as typed). None: an empty body.
+///   sorted, numbers and strings as written — use `body_text` to send JSON text exactly as
+///   typed). None: an empty body.
 ///
-/// Other keys are refused, so a misspelt key is an error rather than a silently empty body.
+/// Other keys are refused, so a misspelt key is an error rather than a silently empty body; so
+/// is a key given twice.
 struct FrameSpecLine: Equatable {
     /// Header field values by name.
     var fields: [String: UInt64]
@@ -33,87 +33,93 @@ struct FrameSpecLine: Equatable {
 
     /// Parses one line (without its line break).
     ///
-    /// - Throws: ``ParseError`` saying what was expected: a JSON object, known keys, integer
-    ///   field values, even-length hex.
-    static func parse(_ line: some Collection<UInt8>) throws(ParseError) -> FrameSpecLine {
-        let object: [String: Any]
+    /// - Throws: ``ParseError`` saying what was expected: a JSON object (with the column where
+    ///   the text stops being JSON), known keys, integer field values, even-length hex.
+    static func parse(_ line: ArraySlice<UInt8>) throws(ParseError) -> FrameSpecLine {
+        let value: JSONValue
         do {
-            guard let parsed = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-                throw ParseError(message: "expected a JSON object, e.g. {\"fields\":{\"cmd\":1},\"body_hex\":\"00ff\"}")
-            }
-            object = parsed
-        } catch let error as ParseError {
-            throw error
+            value = try JSONParser.parse(line)
         } catch {
-            throw ParseError(message: "expected a JSON object (\(Self.jsonErrorText(error)))")
+            throw ParseError(message: "expected a JSON object (\(error))")
         }
-        if let unknown = object.keys.sorted().first(where: { $0 != "fields" && !bodyKeys.contains($0) }) {
+        guard case .object(let members) = value else {
+            throw ParseError(message: "expected a JSON object, e.g. {\"fields\":{\"cmd\":1},\"body_hex\":\"00ff\"}")
+        }
+        let keys = try uniqueKeys(members, of: "the line")
+        if let unknown = keys.sorted().first(where: { $0 != "fields" && !bodyKeys.contains($0) }) {
             throw ParseError(message: "unknown key '\(unknown)'; expected fields, body_hex, body_text or body_json")
         }
-        let given = bodyKeys.filter { object[$0] != nil }
+        let given = bodyKeys.filter(keys.contains)
         guard given.count <= 1 else {
             throw ParseError(message: "expected one body key, found \(given.joined(separator: " and "))")
         }
-        return FrameSpecLine(fields: try fields(object["fields"]), body: try body(object, key: given.first))
+        return FrameSpecLine(fields: try fields(value["fields"]), body: try body(value, key: given.first))
     }
 
-    private static func fields(_ value: Any?) throws(ParseError) -> [String: UInt64] {
+    /// The keys of an object's members, refusing a key given twice (JSON allows it; which one
+    /// counts would be a guess).
+    private static func uniqueKeys(_ members: [JSONValue.Member], of place: String) throws(ParseError) -> Set<String> {
+        var keys: Set<String> = []
+        for member in members where !keys.insert(member.key.value).inserted {
+            throw ParseError(message: "expected each key once in \(place), found '\(member.key.value)' twice")
+        }
+        return keys
+    }
+
+    private static func fields(_ value: JSONValue?) throws(ParseError) -> [String: UInt64] {
         guard let value else { return [:] }
-        guard let object = value as? [String: Any] else {
+        guard case .object(let members) = value else {
             throw ParseError(message: "expected \"fields\" to be an object of field name → integer")
         }
+        _ = try uniqueKeys(members, of: "\"fields\"")
         var fields: [String: UInt64] = [:]
-        for (name, value) in object {
-            // The number's own text: exact for integers above 2^53, where a Double is not. JSON
-            // true/false also arrive as NSNumber, of Objective-C type "c" (char).
-            guard let number = value as? NSNumber, String(cString: number.objCType) != "c",
-                  let integer = UInt64(number.stringValue) else {
-                throw ParseError(message: "expected field '\(name)' to be a non-negative integer, found \(value)")
+        for member in members {
+            // The number's own text, so integers above 2^53 stay exact; "-0" is refused too.
+            guard case .number(let text) = member.value, text.first != "-", let integer = UInt64(text) else {
+                throw ParseError(message: "expected field '\(member.key.value)' to be a non-negative integer, found \(compactText(member.value))")
             }
-            fields[name] = integer
+            fields[member.key.value] = integer
         }
         return fields
     }
 
-    private static func body(_ object: [String: Any], key: String?) throws(ParseError) -> [UInt8] {
-        switch key {
-        case "body_hex":
-            guard let text = object["body_hex"] as? String else { throw ParseError(message: "expected \"body_hex\" to be a string") }
-            return try hexBytes(text)
-        case "body_text":
-            guard let text = object["body_text"] as? String else { throw ParseError(message: "expected \"body_text\" to be a string") }
-            return Array(text.utf8)
-        case "body_json":
-            return try jsonBytes(object["body_json"]!)
+    private static func body(_ object: JSONValue, key: String?) throws(ParseError) -> [UInt8] {
+        switch (key, key.flatMap { object[$0] }) {
+        case ("body_hex", .string(let text)?):
+            return try hexBytes(text.value)
+        case ("body_hex", _):
+            throw ParseError(message: "expected \"body_hex\" to be a string")
+        case ("body_text", .string(let text)?):
+            return Array(text.value.utf8)
+        case ("body_text", _):
+            throw ParseError(message: "expected \"body_text\" to be a string")
+        case ("body_json", let value?):
+            return compactBytes(value)
         default:
             return []
         }
     }
 
-    /// The body a `body_json` value gives: written compactly, object keys sorted.
-    private static func jsonBytes(_ value: Any) throws(ParseError) -> [UInt8] {
+    /// The body `"body_json": TEXT` gives, for `encode --body-json TEXT`.
+    ///
+    /// - Throws: ``ParseError`` when `text` is not one JSON value, saying where.
+    static func jsonBody(_ text: String) throws(ParseError) -> [UInt8] {
         do {
-            let data = try JSONSerialization.data(
-                withJSONObject: value,
-                options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]
-            )
-            return Array(data)
+            return compactBytes(try JSONParser.parse(Array(text.utf8)[...]))
         } catch {
-            throw ParseError(message: "cannot write \"body_json\" as JSON (\(jsonErrorText(error)))")
+            throw ParseError(message: "expected a JSON value (\(error))")
         }
     }
 
-    /// The body `"body_json": TEXT` gives, for `encode --body-json TEXT`.
-    ///
-    /// - Throws: ``ParseError`` when `text` is not one JSON value.
-    static func jsonBody(_ text: String) throws(ParseError) -> [UInt8] {
-        let value: Any
-        do {
-            value = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
-        } catch {
-            throw ParseError(message: "expected a JSON value (\(jsonErrorText(error)))")
-        }
-        return try jsonBytes(value)
+    /// The body a `body_json` value gives: written compactly, object keys sorted.
+    private static func compactBytes(_ value: JSONValue) -> [UInt8] {
+        var bytes: [UInt8] = []
+        value.append(to: &bytes, layout: .compactSorted)
+        return bytes
+    }
+
+    private static func compactText(_ value: JSONValue) -> String {
+        String(decoding: compactBytes(value), as: UTF8.self)
     }
 
     /// Hex digits, two a byte; whitespace between them is ignored (`body_hex`, `--body-hex`).
@@ -122,7 +128,7 @@ struct FrameSpecLine: Equatable {
         var high: UInt8?
         for (index, character) in text.utf8.enumerated() {
             if character == 0x20 || character == 0x09 { continue }
-            guard let digit = hexDigit(character) else {
+            guard let digit = ByteFormatting.hexDigitValue(character) else {
                 throw ParseError(message: "expected a hex digit in \"body_hex\" at character \(index + 1)")
             }
             if let value = high {
@@ -134,20 +140,5 @@ struct FrameSpecLine: Equatable {
         }
         guard high == nil else { throw ParseError(message: "expected an even number of hex digits in \"body_hex\"") }
         return bytes
-    }
-
-    private static func hexDigit(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
-    /// Foundation's message for a JSON error, without the `NSError` wrapping.
-    private static func jsonErrorText(_ error: any Error) -> String {
-        let nsError = error as NSError
-        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
     }
 }

@@ -1,5 +1,4 @@
 import FrameCodec
-import Foundation
 
 /// The server half of h12's keep-alive and acknowledgement exchange, for `listen --respond`:
 /// a ping is answered with a pong carrying the same body, a msg with an ack carrying the
@@ -31,12 +30,20 @@ struct H12Responder {
         /// - Throws: ``UsageError`` naming the part that is not a number pair.
         static func parse(_ text: String) throws(UsageError) -> CommandMap {
             let pairs = text.split(separator: ",", omittingEmptySubsequences: false).map {
-                $0.split(separator: ":", omittingEmptySubsequences: false).map { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+                $0.split(separator: ":", omittingEmptySubsequences: false).map { UInt64(Self.trimmingSpaces($0)) }
             }
             guard pairs.count == 2, pairs.allSatisfy({ $0.count == 2 && !$0.contains(nil) }) else {
                 throw UsageError("invalid --respond-map '\(text)': expected PING:PONG,MSG:ACK command numbers, e.g. 1:2,3:4")
             }
             return CommandMap(ping: pairs[0][0]!, pong: pairs[0][1]!, msg: pairs[1][0]!, ack: pairs[1][1]!)
+        }
+
+        /// `text` without the spaces and tabs around it.
+        private static func trimmingSpaces(_ text: Substring) -> Substring {
+            var text = text
+            while text.first == " " || text.first == "\t" { text.removeFirst() }
+            while text.last == " " || text.last == "\t" { text.removeLast() }
+            return text
         }
     }
 
@@ -93,12 +100,13 @@ struct H12Responder {
     }
 
     /// The integer `"id"` of a JSON object body, when it has one that fits a u32.
+    ///
+    /// The number is compared as a `Double`, so `7.0` and `7e0` count as 7 too.
     static func messageID(_ body: ArraySlice<UInt8>) -> UInt32? {
         guard body.first == UInt8(ascii: "{"),
-              let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let number = object["id"] as? NSNumber,
-              let id = UInt32(exactly: number.doubleValue)
+              case .number(let text)? = (try? JSONParser.parse(body))?["id"],
+              let number = Double(text)
         else { return nil }
-        return id
+        return UInt32(exactly: number)
     }
 }

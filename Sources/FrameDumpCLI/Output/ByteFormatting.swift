@@ -1,5 +1,6 @@
 /// Appends numbers and hex to byte buffers without going through `String`: the inner loop of
-/// JSON Lines output, where one `String` per value would cost an allocation each.
+/// JSON Lines output, where one `String` per value would cost an allocation each. And reads
+/// hex digits back.
 enum ByteFormatting {
     /// `"000102…feff"`: the two lower-case hex digits of every byte value, 512 bytes.
     private static let hexPairs: [UInt8] = {
@@ -63,6 +64,16 @@ enum ByteFormatting {
         for position in stride(from: needed - 1, through: 0, by: -1) {
             let nibble = position < 16 ? Int((value >> UInt64(position * 4)) & 0xF) : 0
             buffer.append(hexPairs[nibble &* 2 &+ 1])
+        }
+    }
+
+    /// The value 0...15 of the hex digit `character` (either case), or `nil` when it is none.
+    static func hexDigitValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 }
