@@ -62,17 +62,23 @@ struct ByteCursor {
     /// Appends `value` in decimal, at most ``maxDecimalDigits`` bytes.
     @inline(__always)
     mutating func appendDecimal(_ value: UInt64) {
-        var digits = 1
-        var limit: UInt64 = 10
-        while digits < Self.maxDecimalDigits, value >= limit {
-            digits &+= 1
-            limit &*= 10
-        }
-        appendDigits(value, count: digits)
+        appendDigits(value, count: Self.decimalDigitCount(value))
     }
 
-    /// Appends the last `count` decimal digits of `value`, zero-padded: `appendDigits(7, count: 9)`
-    /// writes `000000007`.
+    /// The thresholds of ``decimalDigitCount(_:)``: 10ᵗ for t = 1 … 19, and 0 for t = 0 (every
+    /// value below 8 has one digit, 0 included).
+    private static let powersOfTen: [UInt64] = [0] + (1..<20).map { (0..<$0).reduce(1) { product, _ in product * 10 } }
+
+    /// Decimal digits of `value` (1 for 0) without a loop (Bit Twiddling Hacks, "integer log
+    /// base 10"): the bit length times log₁₀ 2 (≈ 1233 / 4096) gives t, the digit count less
+    /// one or two, and one compare with 10ᵗ settles it.
+    @inline(__always)
+    static func decimalDigitCount(_ value: UInt64) -> Int {
+        let bits = 64 &- (value | 1).leadingZeroBitCount
+        let guess = (bits &* 1233) &>> 12
+        return powersOfTen.withUnsafeBufferPointer { guess &+ (value >= $0[guess] ? 1 : 0) }
+    }
+
     @inline(__always)
     mutating func appendDigits(_ value: UInt64, count digitCount: Int) {
         let start = reserve(digitCount)
