@@ -30,7 +30,15 @@ let package = Package(
         // Linux epoll(7), which the Glibc module leaves out: the live commands' event loop.
         .systemLibrary(name: "CEpoll"),
         .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "PacketCapture", "CEpoll"]),
-        .executableTarget(name: "framedump", dependencies: ["FrameDumpCLI"]),
+        // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
+        // libraries took 1.1 ms of every run's start-up, a tenth of `decode` on a 5 MB capture
+        // (docs/performance.md, "Start-up"). Only this executable has the flag, so the library
+        // products stay usable as dependencies.
+        .executableTarget(
+            name: "framedump",
+            dependencies: ["FrameDumpCLI"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
+        ),
 
         // zlib is linked into the benchmark only, as the reference CRC32 to compare against.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
