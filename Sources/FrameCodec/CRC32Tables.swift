@@ -27,6 +27,14 @@ struct CRC32Tables: @unchecked Sendable {
     /// CRC-32C (Castagnoli, RFC 3720 §12.1), reflected polynomial `0x82F63B78`.
     static let castagnoli = CRC32Tables(reflectedPolynomial: 0x82F6_3B78)
 
+    /// The tables of `algorithm`.
+    static func `for`(_ algorithm: ChecksumAlgorithm) -> CRC32Tables {
+        switch algorithm {
+        case .crc32: isoHDLC
+        case .crc32c: castagnoli
+        }
+    }
+
     /// Independent lanes of the braided loop.
     private static let lanes = 5
     /// Bytes of one braided block: one 8-byte word per lane.

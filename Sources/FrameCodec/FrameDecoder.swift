@@ -325,17 +325,18 @@ public struct FrameDecoder: Sendable {
         _ layout: FrameLayout
     ) -> Bool {
         let stored = frame.loadInteger(fromByteOffset: checksum.offset, width: FrameLayout.Checksum.width, byteOrder: checksum.byteOrder)
-        var crc = CRC32(checksum.algorithm)
+        let tables = checksum.tables
+        var crc: UInt32 = 0
         switch checksum.coverage {
         case .body:
-            crc.update(UnsafeRawBufferPointer(start: frame + layout.headerLength, count: frameLength &- layout.headerLength))
+            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame + layout.headerLength, count: frameLength &- layout.headerLength))
         case .headerAndBody:
             let afterField = checksum.offset &+ FrameLayout.Checksum.width
-            crc.update(UnsafeRawBufferPointer(start: frame, count: checksum.offset))
-            withUnsafeBytes(of: UInt32(0)) { crc.update($0) }
-            crc.update(UnsafeRawBufferPointer(start: frame + afterField, count: frameLength &- afterField))
+            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame, count: checksum.offset))
+            crc = withUnsafeBytes(of: UInt32(0)) { tables.update(crc, $0) }
+            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame + afterField, count: frameLength &- afterField))
         }
-        return UInt64(crc.value) == stored
+        return UInt64(crc) == stored
     }
 
     // MARK: - Events and buffer upkeep
