@@ -125,6 +125,49 @@ public struct FrameDecoder: Sendable {
         reclaimConsumedPrefix()
     }
 
+    /// Takes a chunk held in an array, like ``process(_:_:)-(UnsafeRawBufferPointer,_)``, but
+    /// without copying what it can avoid: the frames wholly inside `chunk` are handed out as
+    /// slices of `chunk` itself, and only the unfinished tail is copied in. A frame the decoder
+    /// was already holding is completed first from the head of `chunk` (copying just the bytes
+    /// it awaited). Netty's `ByteToMessageDecoder` likewise decodes straight from the incoming
+    /// buffer when its cumulation is empty. Large reads — a file read, a big socket read — are
+    /// then framed with one copy per chunk boundary, not one per byte.
+    ///
+    /// A frame kept past `receive` keeps `chunk`'s storage alive, as a slice does.
+    ///
+    /// - Parameters:
+    ///   - chunk: the stream's next bytes; any size, including empty.
+    ///   - receive: called once per frame or event, synchronously.
+    /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
+    public mutating func process(_ chunk: [UInt8], _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        var start = 0
+        if bufferedByteCount > 0 || !undelivered.isEmpty {
+            // Only the rest of a frame whose header is in hand can be completed by itself.
+            guard bytesAwaited > 0, bytesAwaited < chunk.count, undelivered.isEmpty else {
+                return try chunk.withUnsafeBytes { try process($0, receive) }
+            }
+            start = bytesAwaited
+            do {
+                try chunk.withUnsafeBytes { try process(UnsafeRawBufferPointer(rebasing: $0[..<start]), receive) }
+            } catch {
+                // The whole chunk is taken whatever `receive` does: the rest waits in the buffer.
+                chunk.withUnsafeBytes { buffer.append(contentsOf: $0[start...]) }
+                throw error
+            }
+            guard bufferedByteCount == 0, undelivered.isEmpty else {
+                return try chunk.withUnsafeBytes { try process(UnsafeRawBufferPointer(rebasing: $0[start...]), receive) }
+            }
+        }
+        guard start < chunk.count else { return }
+        reclaimConsumedPrefix()
+        bufferOffset &-= UInt64(start)
+        buffer = chunk  // shares the caller's storage: nothing is copied
+        readIndex = start
+        bytesAwaited = 0
+        defer { keepTailOnly() }
+        try decodeBuffered(receive)
+    }
+
     /// Appends a chunk from any byte collection, like ``process(_:_:)-(UnsafeRawBufferPointer,_)``;
     /// arrays and slices are read in place.
     ///
@@ -396,6 +439,16 @@ public struct FrameDecoder: Sendable {
             index += 1
             try receive(output)
         }
+    }
+
+    /// After decoding straight from a caller's array: keeps only the unconsumed tail, copied
+    /// into storage of the decoder's own, so that the next append does not copy the caller's
+    /// whole array on write and the decoder holds no more than it needs.
+    private mutating func keepTailOnly() {
+        guard readIndex < buffer.count else { return reclaimConsumedPrefix() }
+        bufferOffset = absoluteOffset(readIndex)
+        buffer = Array(buffer[readIndex...])
+        readIndex = 0
     }
 
     /// Frees the consumed prefix when that is cheap; see "Memory and cost" in the type's docs.

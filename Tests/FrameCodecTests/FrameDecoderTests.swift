@@ -337,6 +337,12 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
             { try $0.process(fefdFrame([8]) + fefdFrame([9, 9]).prefix(3), $1) },
             { try $0.abandonPartialFrame($1) },
             { try $0.process(fefdFrame([10]).prefix(2), $1) },
+            { try $0.noteGap(byteCount: 1, $1) },
+            // A frame whose header is in hand, completed by the head of an array chunk that
+            // holds the next frame too (framed in place).
+            { try $0.process(Array(fefdFrame([11, 12, 13]).prefix(5)), $1) },
+            { try $0.process(Array(fefdFrame([11, 12, 13]).suffix(2)) + fefdFrame([14]), $1) },
+            { try $0.process([] as [UInt8], $1) },
             { try $0.finish($1) },
         ]
         func run(throwingAt target: Int?) -> (outputs: [FrameDecoderOutput], errors: Int) {
@@ -373,6 +379,29 @@ private func decodeEveryWay(_ format: FrameFormat, _ input: [UInt8], seed: UInt6
             expected.remove(at: target)
             #expect(thrown.outputs == expected, "the outputs after a throw at \(target) are the clean run's, less the one thrown at")
         }
+    }
+
+    /// Frames wholly inside an array chunk fed to an empty decoder are slices of that very
+    /// array (no copy); the unfinished tail is copied into storage of the decoder's own, so the
+    /// caller's array is not held.
+    @Test func framesOfAnArrayChunkAreSlicesOfIt() {
+        let chunk = fefdFrame([1, 2, 3]) + fefdFrame([4]) + Array(fefdFrame([5, 6]).prefix(3))
+        var decoder = FrameDecoder(format: TestFormats.fefd())
+        var frames: [Frame] = []
+        decoder.process(chunk) { if case .frame(let frame) = $0 { frames.append(frame) } }
+        #expect(frames.count == 2)
+        chunk.withUnsafeBufferPointer { chunkBytes in
+            for frame in frames {
+                frame.bytes.withUnsafeBufferPointer { frameBytes in
+                    #expect(frameBytes.baseAddress == chunkBytes.baseAddress! + Int(frame.offset), "frame at \(frame.offset) was copied")
+                }
+            }
+        }
+        #expect(decoder.bufferedByteCount == 3)
+        #expect(decoder.bufferCapacity < chunk.count, "the decoder keeps only the tail")
+        var rest: [FrameDecoderOutput] = []
+        decoder.process(Array(fefdFrame([5, 6]).dropFirst(3))) { rest.append($0) }
+        #expect(rest == [.frame(Frame(offset: 12, bytes: fefdFrame([5, 6])[...], headerLength: 4, crcOK: nil))])
     }
 
     // MARK: - Cost and memory

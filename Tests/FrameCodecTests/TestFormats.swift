@@ -1,3 +1,4 @@
+import Testing
 import FrameFuzzing
 @testable import FrameCodec
 
@@ -49,18 +50,30 @@ enum TestFormats {
 }
 
 /// Everything a decoder outputs for `chunks`, then `finish`.
+///
+/// Each chunk goes in both ways the decoder takes bytes, which must give the same outputs: as
+/// an array (framed in place when the decoder holds nothing) and through a raw buffer pointer
+/// (always appended), as captures feed it. A difference is recorded as a failed expectation.
 func decodeAll(
     _ format: FrameFormat,
     _ chunks: [[UInt8]],
     startOffset: UInt64 = 0,
     finish: Bool = true
 ) -> [FrameDecoderOutput] {
-    var decoder = FrameDecoder(format: format, startOffset: startOffset)
+    var fromArrays = FrameDecoder(format: format, startOffset: startOffset)
+    var fromPointers = FrameDecoder(format: format, startOffset: startOffset)
     var outputs: [FrameDecoderOutput] = []
+    var pointerOutputs: [FrameDecoderOutput] = []
     for chunk in chunks {
-        decoder.process(chunk) { outputs.append($0) }
+        fromArrays.process(chunk) { outputs.append($0) }
+        chunk.withUnsafeBytes { bytes in fromPointers.process(bytes) { pointerOutputs.append($0) } }
+        #expect(fromArrays.bufferedByteCount == fromPointers.bufferedByteCount)
     }
-    if finish { decoder.finish { outputs.append($0) } }
+    if finish {
+        fromArrays.finish { outputs.append($0) }
+        fromPointers.finish { pointerOutputs.append($0) }
+    }
+    #expect(outputs == pointerOutputs, "arrays and raw pointers give different outputs")
     return outputs
 }
 
