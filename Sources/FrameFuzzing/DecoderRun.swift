@@ -102,7 +102,13 @@ struct DecoderRun {
                 switch piece {
                 case .chunk(let count):
                     let chunk = UnsafeRawBufferPointer(rebasing: all[fed..<(fed + count)])
-                    decoder.process(chunk, receive)
+                    // Odd-sized chunks go in as arrays, which the decoder frames in place; the
+                    // rest through raw pointers, which it appends: both paths meet every input.
+                    if count % 2 == 1 {
+                        decoder.process(Array(chunk), receive)
+                    } else {
+                        decoder.process(chunk, receive)
+                    }
                     fed += count
                     streamOffset &+= UInt64(count)
                     checkState(after: "a \(count)-byte chunk", limit: heldLimit)
