@@ -70,4 +70,15 @@ import Testing
         let hex = try FrameDumpProcess.run(["streams", "Fixtures/hex/h12-plain.hex"])
         #expect(hex.status == 2 && hex.stderr == "framedump streams: Fixtures/hex/h12-plain.hex is not a pcap or pcapng capture\n")
     }
+
+    /// A file that cannot be read is reported with the system's reason, not as "not a capture".
+    @Test func unreadableInputsSayWhy() throws {
+        let missing = try FrameDumpProcess.run(["streams", "Fixtures/captures/no-such.pcap"])
+        #expect(missing.status == 2 && missing.stderr == "framedump streams: cannot read Fixtures/captures/no-such.pcap: No such file or directory\n")
+        let directory = try FrameDumpProcess.run(["streams", "Fixtures"])
+        #expect(directory.status == 2 && directory.stderr == "framedump streams: cannot read Fixtures: Is a directory\n")
+        // An empty hex dump decodes to nothing; without a format there would be no output at all.
+        let empty = try FrameDumpProcess.run(["decode", "-"], input: Data())
+        #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr == "framedump decode: <stdin> holds no hex bytes\n")
+    }
 }

@@ -31,6 +31,16 @@ enum InputKind: Equatable {
         return PcapReader.isCaptureFile(prefix: readPrefix(fileDescriptor)) ? .capture(prefix: []) : .hexDump(prefix: [])
     }
 
+    /// Why the file at `path` cannot be read (`open(2)` or a first `read(2)` failing: missing,
+    /// no permission, a directory), or `nil` when it can.
+    static func unreadableReason(path: String) -> SystemError? {
+        let fileDescriptor = open(path, O_RDONLY)
+        guard fileDescriptor >= 0 else { return SystemError(code: errno) }
+        defer { close(fileDescriptor) }
+        var byte: UInt8 = 0
+        return read(fileDescriptor, &byte, 1) < 0 ? SystemError(code: errno) : nil
+    }
+
     /// Whether standard input is a regular file (`fstat(2)`), rather than a pipe or a terminal
     /// whose data may arrive while we decode.
     static var standardInputIsAFile: Bool {

@@ -16,7 +16,7 @@ enum DecodeCommand: Command {
         Dump", 0x.., C array literals; dumps separated by blank lines are one stream.
 
         A pcap or pcapng capture (told apart by its first bytes; also on standard input, e.g.
-        'tcpdump -i lo -w - port 9000 | framedump decode -') is reassembled per TCP connection
+        'tcpdump -i lo --immediate-mode -U -w - port 9000 | framedump decode -') is reassembled per TCP connection
         and direction, and each direction is framed on its own; frames print as the packet that
         completes them is read. A filter (pcap-filter(7), as tcpdump takes it) keeps only the
         packets it matches: trailing words, or -f EXPR.

@@ -41,6 +41,9 @@ enum StreamsCommand: Command {
         case .capture(let captured):
             prefix = captured
         case .hexDump:
+            if path != "-", let error = InputKind.unreadableReason(path: path) {
+                throw CommandFailure(message: "framedump streams: cannot read \(path): \(error.text)", status: .badInput)
+            }
             throw CommandFailure(
                 message: "framedump streams: \(path == "-" ? "standard input" : path) is not a pcap or pcapng capture",
                 status: .badInput)

@@ -32,6 +32,10 @@ struct HexDumpSource: StreamSource {
                 status: .badInput
             )
         }
+        if bytes.isEmpty {
+            // Without a format there would be no output at all, which looks like a hang or a bug.
+            StandardError.writeLine("framedump decode: \(displayName) holds no hex bytes")
+        }
         let stream = StreamID(rawValue: 0)
         try bytes.withUnsafeBytes { try deliver(.data(stream, offset: 0, bytes: $0)) }
         try deliver(.end(stream))
