@@ -105,6 +105,31 @@ import Testing
         #expect(try !FrameDumpProcess.run(["decode", "--color", "always", path], environment: ["NO_COLOR": "1"]).stdout.contains(escape))
     }
 
+    /// A capture or a hex dump named by a path that cannot be reopened — a process substitution,
+    /// `/dev/stdin`, a FIFO — is read once, its first bytes replayed, like `decode -`; binary
+    /// input given as a hex dump is refused at its first NUL byte instead of read whole.
+    @Test func pipesNamedByAPathAreReadOnce() throws {
+        let capture = "Fixtures/captures/h12-conversation.pcap", hex = "Fixtures/hex/h12-xxd.hex"
+        let direct = try FrameDumpProcess.run(["decode", "--json", capture]).stdout
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-fifo-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let script = #"""
+            b="$0"; capture="$1"; hex="$2"; fifo="$3"
+            "$b" decode --json <(cat "$capture"); echo "status $?"
+            cat "$capture" | "$b" decode --json /dev/stdin; echo "status $?"
+            mkfifo "$fifo"; (cat "$capture" > "$fifo" &); timeout 10 "$b" decode --json "$fifo"; echo "status $?"
+            "$b" streams <(cat "$capture") | head -n 1; echo "status ${PIPESTATUS[0]}"
+            "$b" decode --format h12 <(cat "$hex") | head -n 1
+            timeout 10 "$b" decode /dev/zero 2>&1; echo "status $?"
+            """#
+        let output = try ExternalProgram.run("/bin/bash", ["-c", script, FrameDumpProcess.binary.path, capture, hex, fifo]).stdout
+        let expected = [String](repeating: direct + "status 0\n", count: 3).joined()
+            + "conn 1  127.0.0.1:53994 → 127.0.0.1:17001  closed-fin  roles from syn\nstatus 0\n"
+            + "frame  offset 0  body 8 bytes  magic=0x55aa ver=1 cmd=1 len=8 crc=0x9b839ee5  crc ok\n"
+            + "/dev/zero:1:1: expected a hex digit or a space, got '\\u{0}'\nstatus 2\n"
+        #expect(output == expected)
+    }
+
     /// `framedump decode big | head -n 1` must end quietly: no message, no death by SIGPIPE.
     @Test func closedPipeEndsQuietly() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-pipe-\(UUID().uuidString).hex")

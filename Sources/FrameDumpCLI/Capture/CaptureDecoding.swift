@@ -23,7 +23,7 @@ enum CaptureDecoding {
     ///
     /// - Parameters:
     ///   - path: A file, or `-`.
-    ///   - prefix: The bytes already read from standard input.
+    ///   - opened: What identifying the input read and left open (see ``InputKind/Opened``).
     ///   - filter: The BPF filter, if any.
     ///   - format: The `--format`, or `nil` to detect each direction's.
     ///   - limits: The reassembly and framing bounds (`--max-ooo-bytes`, `--max-buffered`, …).
@@ -34,13 +34,14 @@ enum CaptureDecoding {
     ///   unsupported link type, a read error).
     /// - Throws: ``CommandFailure``: the capture cannot be opened (exit 2), the filter does not
     ///   compile (exit 1, libpcap's message), no format fits (exit 1).
-    static func run(path: String, prefix: [UInt8], filter: String?, format: FrameFormat?, limits: CaptureLimits,
+    static func run(path: String, opened: InputKind.Opened, filter: String?, format: FrameFormat?, limits: CaptureLimits,
                     arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
-        let source = try CaptureSource(path: path, prefix: prefix)
+        let source = try CaptureSource(path: path, opened: opened)
         if let filter { try source.setFilter(filter) }
         // From a pipe (`tcpdump -w - | framedump decode -`) frames show as their packet arrives.
+        let flushesEachPacket = opened.stream.map { !InputKind.isRegularFile($0) } ?? false
         let outcome = try decode(source, format: format, limits: limits, arguments: arguments, context: context,
-                                 flushesEachPacket: path == "-" && !InputKind.standardInputIsAFile)
+                                 flushesEachPacket: flushesEachPacket)
         if let error = outcome.statistics?.readError {
             StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(counted(outcome.statistics!.packets, "packet")) before it)")
             return .badInput

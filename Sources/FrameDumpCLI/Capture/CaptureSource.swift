@@ -25,13 +25,18 @@ struct CaptureSource {
     ///
     /// - Parameters:
     ///   - path: A file path, or `-` for standard input.
-    ///   - prefix: For standard input, the bytes already read from it (they are replayed); for a
-    ///     file, ignored (libpcap reopens it from the start).
+    ///   - opened: For an input that cannot be reopened (standard input, a pipe), the bytes
+    ///     already read (they are replayed) and the descriptor the rest comes from; for a
+    ///     regular file, nothing (libpcap reopens it from the start).
     /// - Throws: ``CommandFailure`` (exit 2) with libpcap's message when the capture cannot be opened.
-    init(path: String, prefix: [UInt8]) throws(CommandFailure) {
+    init(path: String, opened: InputKind.Opened) throws(CommandFailure) {
         displayName = path == "-" ? "<stdin>" : path
         do {
-            reader = path == "-" ? try PcapReader(prefix: prefix, fileDescriptor: 0) : try PcapReader(path: path)
+            if let stream = opened.stream {
+                reader = try PcapReader(prefix: opened.prefix, fileDescriptor: stream)
+            } else {
+                reader = try PcapReader(path: path)
+            }
         } catch {
             // libpcap's open messages start with the path already ("x.pcap: No such file or directory").
             let reason = "\(error)"

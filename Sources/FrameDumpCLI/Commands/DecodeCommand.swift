@@ -49,20 +49,20 @@ enum DecodeCommand: Command {
             StandardError.writeLine("framedump: reading a hex dump from standard input; end it with Ctrl-D")
         }
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals.dropFirst())
-        let prefix: [UInt8]
+        let opened: InputKind.Opened
         switch InputKind.identify(path: path) {
-        case .capture(let captured):
-            return try CaptureDecoding.run(path: path, prefix: captured, filter: filter, format: format, limits: limits,
+        case .capture(let capture):
+            return try CaptureDecoding.run(path: path, opened: capture, filter: filter, format: format, limits: limits,
                                            arguments: arguments, context: context)
         case .hexDump(let text):
-            prefix = text
+            opened = text
         }
         if filter != nil {
             let what = arguments.positionals.count > 1 ? "unexpected argument '\(arguments.positionals[1])': a filter" : "a filter"
             throw UsageError("\(what) applies only to a capture (pcap or pcapng), and \(path == "-" ? "standard input" : path) is not one")
         }
         if arguments.flag("summary") { throw UsageError("--summary applies only to a capture; a hex dump is one stream") }
-        let source = HexDumpSource(path: path, standardInputPrefix: prefix)
+        let source = HexDumpSource(path: path, opened: opened)
         let includesPayload = arguments.value("payload") != "none"
         if arguments.flag("json") {
             return try decode(source, format: format, maxFrameLength: limits.maxFrameLength, context: context) { format in

@@ -36,10 +36,10 @@ enum StreamsCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let path = arguments.positionals[0]
         let limits = try CaptureLimits(arguments)
-        let prefix: [UInt8]
+        let opened: InputKind.Opened
         switch InputKind.identify(path: path) {
-        case .capture(let captured):
-            prefix = captured
+        case .capture(let capture):
+            opened = capture
         case .hexDump:
             if path != "-", let error = InputKind.unreadableReason(path: path) {
                 throw CommandFailure(message: "framedump streams: cannot read \(path): \(error.text)", status: .badInput)
@@ -48,7 +48,7 @@ enum StreamsCommand: Command {
                 message: "framedump streams: \(path == "-" ? "standard input" : path) is not a pcap or pcapng capture",
                 status: .badInput)
         }
-        let source = try CaptureSource(path: path, prefix: prefix)
+        let source = try CaptureSource(path: path, opened: opened)
         if let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals.dropFirst()) {
             try source.setFilter(filter)
         }

@@ -8,15 +8,19 @@ import FrameCodec
 struct HexDumpSource: StreamSource {
     /// A file path, or `-` for standard input.
     var path: String
-    /// Bytes already read from standard input (to tell a hex dump from a capture); they are
-    /// the start of the text.
-    var standardInputPrefix: [UInt8] = []
+    /// For an input that cannot be reopened (standard input, a pipe): the bytes already read
+    /// (to tell a hex dump from a capture), the start of the text, and where the rest comes from.
+    var opened = InputKind.Opened(prefix: [], stream: nil)
 
     /// The name used in messages: the path, or `<stdin>`.
     var displayName: String { path == "-" ? "<stdin>" : path }
 
     func run(_ deliver: (StreamInput) throws -> Void) throws {
-        let read = path == "-" ? FileDescriptorIO.readAll(0).map { standardInputPrefix + $0 } : FileDescriptorIO.readFile(atPath: path)
+        // Reading stops at a NUL byte, which no hex dump holds: binary input (`/dev/zero`, a
+        // mistaken file) is reported at once instead of being read whole into memory.
+        let read = opened.stream.map { stream in
+            FileDescriptorIO.readAll(stream, through: 0).map { opened.prefix + $0 }
+        } ?? FileDescriptorIO.readFile(atPath: path, through: 0)
         let text: [UInt8]
         switch read {
         case .success(let bytes): text = bytes

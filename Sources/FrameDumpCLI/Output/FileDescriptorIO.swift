@@ -22,10 +22,14 @@ enum FileDescriptorIO {
         return 0
     }
 
-    /// Reads `fileDescriptor` to end of file with `read(2)`, in 64 KiB steps.
+    /// Reads `fileDescriptor` to end of file with `read(2)`, in 64 KiB steps, or until a step
+    /// holds the byte `stop`.
     ///
+    /// - Parameters:
+    ///   - fileDescriptor: What to read.
+    ///   - stop: A byte after which reading ends early (the step that holds it is returned whole).
     /// - Returns: the bytes read, or the `errno` of the failing call.
-    static func readAll(_ fileDescriptor: Int32) -> Result<[UInt8], SystemError> {
+    static func readAll(_ fileDescriptor: Int32, through stop: UInt8? = nil) -> Result<[UInt8], SystemError> {
         var bytes: [UInt8] = []
         let step = 64 * 1024
         while true {
@@ -41,16 +45,17 @@ enum FileDescriptorIO {
             }
             bytes.removeLast(step - count)
             if count == 0 { return .success(bytes) }
+            if let stop, bytes[start...].contains(stop) { return .success(bytes) }
         }
     }
 
-    /// Reads the file at `path` to end of file.
+    /// Reads the file at `path` to end of file, or until a step holds `stop` (see ``readAll(_:through:)``).
     ///
     /// - Returns: the bytes, or the `errno` of the failing `open(2)` or `read(2)`.
-    static func readFile(atPath path: String) -> Result<[UInt8], SystemError> {
+    static func readFile(atPath path: String, through stop: UInt8? = nil) -> Result<[UInt8], SystemError> {
         let fileDescriptor = open(path, O_RDONLY)
         guard fileDescriptor >= 0 else { return .failure(SystemError(code: errno)) }
         defer { close(fileDescriptor) }
-        return readAll(fileDescriptor)
+        return readAll(fileDescriptor, through: stop)
     }
 }
