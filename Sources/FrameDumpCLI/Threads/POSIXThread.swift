@@ -6,7 +6,7 @@ import Darwin
 
 /// A POSIX thread running a closure: what `Foundation.Thread` would give, without linking
 /// Foundation, whose libraries cost ≈ 2.5 ms of start-up on every run of the command
-/// (docs/performance.md, "Start-up").
+/// (docs/performance.md, "What it took").
 struct POSIXThread {
     private let handle: pthread_t
 
