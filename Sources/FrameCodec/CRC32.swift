@@ -89,9 +89,6 @@ public struct CRC32: Sendable, Hashable {
     /// Continues a finished CRC `crc` over `bytes` (the zlib `crc32(crc, buf, len)` shape).
     @usableFromInline
     static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer, algorithm: ChecksumAlgorithm) -> UInt32 {
-        switch algorithm {
-        case .crc32: CRC32Tables.isoHDLC.update(crc, bytes)
-        case .crc32c: CRC32Tables.castagnoli.update(crc, bytes)
-        }
+        CRC32Tables.for(algorithm).update(crc, bytes)
     }
 }

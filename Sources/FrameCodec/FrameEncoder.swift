@@ -125,7 +125,7 @@ public struct FrameEncoder: Sendable {
             guard computesChecksum, let checksum = layout.checksum else { return }
             // The field still holds zeros, which is what header-and-body coverage reads it as.
             let covered = checksum.coverage == .body ? layout.headerLength : 0
-            let crc = CRC32.checksum(UnsafeRawBufferPointer(start: frame + covered, count: frameLength - covered), algorithm: checksum.algorithm)
+            let crc = checksum.tables.update(0, UnsafeRawBufferPointer(start: frame + covered, count: frameLength - covered))
             frame.storeInteger(UInt64(crc), toByteOffset: checksum.offset, width: FrameLayout.Checksum.width, byteOrder: checksum.byteOrder)
         }
     }

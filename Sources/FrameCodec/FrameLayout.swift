@@ -26,10 +26,9 @@ struct FrameLayout: Sendable {
     struct Checksum: Sendable {
         var offset: Int
         var byteOrder: ByteOrder
-        var algorithm: ChecksumAlgorithm
         var coverage: ChecksumCoverage
-        /// The algorithm's tables, looked up once here rather than through the lazily
-        /// initialised global on every frame (a `swift_once` call each, ≈ 1 % of `decode`).
+        /// The field's algorithm, as its tables: looked up once here rather than through the
+        /// lazily initialised global on every frame (a `swift_once` call each, ≈ 1 % of `decode`).
         var tables: CRC32Tables
         /// Checksum fields are always 4 bytes wide (``FrameFormat`` checks it).
         static let width = 4
@@ -59,7 +58,7 @@ struct FrameLayout: Sendable {
             case .length:
                 length = (offset, field.width, field.byteOrder)
             case .checksum(let algorithm, let coverage):
-                checksum = Checksum(offset: offset, byteOrder: field.byteOrder, algorithm: algorithm, coverage: coverage,
+                checksum = Checksum(offset: offset, byteOrder: field.byteOrder, coverage: coverage,
                                     tables: CRC32Tables.for(algorithm))
             case .value, .opaque:
                 break

@@ -39,9 +39,8 @@ enum CaptureDecoding {
         let source = try CaptureSource(path: path, opened: opened)
         if let filter { try source.setFilter(filter) }
         // From a pipe (`tcpdump -w - | framedump decode -`) frames show as their packet arrives.
-        let flushesEachPacket = opened.stream.map { !InputKind.isRegularFile($0) } ?? false
         let outcome = try decode(source, format: format, limits: limits, arguments: arguments, context: context,
-                                 flushesEachPacket: flushesEachPacket)
+                                 flushesEachPacket: opened.arrivesLive)
         if let error = outcome.statistics?.readError {
             StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(counted(outcome.statistics!.packets, "packet")) before it)")
             return .badInput

@@ -13,6 +13,8 @@ enum InputKind: Equatable {
     case capture(Opened)
     /// Hex text.
     case hexDump(Opened)
+    /// A path that cannot be opened or read (missing, no permission, a directory).
+    case unreadable(SystemError)
 
     /// Where an input's bytes come from once its first bytes were read.
     struct Opened: Equatable {
@@ -22,59 +24,59 @@ enum InputKind: Equatable {
         /// read from its start: standard input, a pipe or FIFO (`<(cmd)`, `/dev/stdin`), a
         /// character device. `nil` for a regular file, which its reader opens again by path.
         var stream: Int32?
+        /// Whether `stream` is not a regular file: its data may arrive while it is decoded
+        /// (`tcpdump -w - | framedump decode -`), so output is written as each packet is read.
+        var arrivesLive = false
     }
 
     /// Reads the first four bytes of `path` (`-`: standard input) to tell what it holds.
     ///
     /// A regular file is opened, peeked at and closed (its readers open it again from the
     /// start). Anything else cannot be rewound, so it stays open and the bytes read are kept
-    /// for the reader to replay. A path that cannot be opened counts as a hex dump: the hex
-    /// reader then reports the error with the path.
+    /// for the reader to replay. A path that cannot be opened or read is ``unreadable(_:)``,
+    /// with the system's reason; standard input always counts as readable (its reader reports).
     static func identify(path: String) -> InputKind {
         let fileDescriptor = path == "-" ? 0 : open(path, O_RDONLY)
-        guard fileDescriptor >= 0 else { return .hexDump(Opened(prefix: [], stream: nil)) }
-        let prefix = readPrefix(fileDescriptor)
+        guard fileDescriptor >= 0 else { return .unreadable(SystemError(code: errno)) }
+        let (prefix, readError) = readPrefix(fileDescriptor)
+        if fileDescriptor != 0, let readError {
+            close(fileDescriptor)
+            return .unreadable(readError)
+        }
+        let isRegular = isRegularFile(fileDescriptor)
         let opened: Opened
-        if fileDescriptor != 0, isRegularFile(fileDescriptor) {
+        if fileDescriptor != 0, isRegular {
             close(fileDescriptor)
             opened = Opened(prefix: [], stream: nil)
         } else {
             // Kept open for the reader, which owns it from here to the end of the run.
-            opened = Opened(prefix: prefix, stream: fileDescriptor)
+            opened = Opened(prefix: prefix, stream: fileDescriptor, arrivesLive: !isRegular)
         }
         return PcapReader.isCaptureFile(prefix: prefix) ? .capture(opened) : .hexDump(opened)
     }
 
-    /// Why the file at `path` cannot be read (`open(2)` or a first `read(2)` failing: missing,
-    /// no permission, a directory), or `nil` when it can.
-    static func unreadableReason(path: String) -> SystemError? {
-        let fileDescriptor = open(path, O_RDONLY)
-        guard fileDescriptor >= 0 else { return SystemError(code: errno) }
-        defer { close(fileDescriptor) }
-        var byte: UInt8 = 0
-        return read(fileDescriptor, &byte, 1) < 0 ? SystemError(code: errno) : nil
-    }
-
     /// Whether `fileDescriptor` is a regular file (`fstat(2)`), rather than a pipe, a terminal
     /// or a device whose data may arrive while we decode.
-    static func isRegularFile(_ fileDescriptor: Int32) -> Bool {
+    private static func isRegularFile(_ fileDescriptor: Int32) -> Bool {
         var status = stat()
         return fstat(fileDescriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
-    /// Up to 4 bytes from `fileDescriptor`, fewer only at end of input or on an error (which the
-    /// reader that follows meets again and reports).
-    private static func readPrefix(_ fileDescriptor: Int32) -> [UInt8] {
+    /// Up to 4 bytes from `fileDescriptor`, fewer at end of input; and the error that stopped
+    /// the reading early, if one did.
+    private static func readPrefix(_ fileDescriptor: Int32) -> (bytes: [UInt8], error: SystemError?) {
         var prefix = [UInt8](repeating: 0, count: 4)
         var count = 0
         while count < prefix.count {
             let got = prefix.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + count, $0.count - count) }
             if got > 0 {
                 count += got
-            } else if got == 0 || errno != EINTR {
+            } else if got == 0 {
                 break
+            } else if errno != EINTR {
+                return (Array(prefix.prefix(count)), SystemError(code: errno))
             }
         }
-        return Array(prefix.prefix(count))
+        return (Array(prefix.prefix(count)), nil)
     }
 }

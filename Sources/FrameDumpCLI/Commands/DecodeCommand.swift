@@ -56,6 +56,9 @@ enum DecodeCommand: Command {
                                            arguments: arguments, context: context)
         case .hexDump(let text):
             opened = text
+        case .unreadable:
+            // Read as a hex dump, whose reader names the reason, after the usage checks below.
+            opened = InputKind.Opened(prefix: [], stream: nil)
         }
         if filter != nil {
             let what = arguments.positionals.count > 1 ? "unexpected argument '\(arguments.positionals[1])': a filter" : "a filter"

@@ -40,10 +40,9 @@ enum StreamsCommand: Command {
         switch InputKind.identify(path: path) {
         case .capture(let capture):
             opened = capture
+        case .unreadable(let error):
+            throw CommandFailure(message: "framedump streams: cannot read \(path): \(error.text)", status: .badInput)
         case .hexDump:
-            if path != "-", let error = InputKind.unreadableReason(path: path) {
-                throw CommandFailure(message: "framedump streams: cannot read \(path): \(error.text)", status: .badInput)
-            }
             throw CommandFailure(
                 message: "framedump streams: \(path == "-" ? "standard input" : path) is not a pcap or pcapng capture",
                 status: .badInput)
