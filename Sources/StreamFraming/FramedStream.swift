@@ -16,7 +16,7 @@ import PacketDecoding
 /// ``time``, ``formatIndex`` and ``context`` but never reaches the decoder.
 public final class FramedStream<Context> {
     /// Inputs held while the format is undecided, copied out of the caller's buffers.
-    enum HeldInput {
+    @usableFromInline enum HeldInput {
         case data([UInt8])
         case gap(UInt64)
         case end
@@ -28,45 +28,47 @@ public final class FramedStream<Context> {
     public let context: Context
     /// The time given with the input being framed: the time of what the stream emits next
     /// (for inputs held while the format was undecided, each output gets its own input's time).
-    @exclusivity(unchecked) public internal(set) var time = Timestamp(nanoseconds: 0)
+    public var time: Timestamp { currentTime }
+    @exclusivity(unchecked) @usableFromInline var currentTime = Timestamp(nanoseconds: 0)
     /// The index of the stream's format in ``FramingEngine/formats``; `nil` until it is decided.
-    @exclusivity(unchecked) public internal(set) var formatIndex: Int?
+    public var formatIndex: Int? { currentFormatIndex }
+    @exclusivity(unchecked) @usableFromInline var currentFormatIndex: Int?
 
     /// The frame decoder, once the format is decided; `nil` before, and after the stream ended.
-    @exclusivity(unchecked) var decoder: FrameDecoder?
+    @exclusivity(unchecked) @usableFromInline var decoder: FrameDecoder?
     /// Inputs held until the format is decided, with their times.
-    var held: [(input: HeldInput, time: Timestamp)] = []
+    @usableFromInline var held: [(input: HeldInput, time: Timestamp)] = []
     /// Data bytes in ``held``.
-    var heldByteCount = 0
+    @usableFromInline var heldByteCount = 0
     /// Whether the held bytes fit no preset and wait for a format detected in another stream.
-    var isWaiting = false
+    @usableFromInline var isWaiting = false
     /// Whether the stream ended and its decoder was released.
-    private(set) var isFinished = false
+    @usableFromInline var isFinished = false
     /// The decoder's ``FrameDecoder/bufferedByteCount`` when the engine last counted it, for
     /// the total over all streams.
-    @exclusivity(unchecked) var countedBufferedBytes = 0
+    @exclusivity(unchecked) @usableFromInline var countedBufferedBytes = 0
     /// Links of the ``PartialFrameQueue``: the streams whose partial frames are older and newer.
-    @exclusivity(unchecked) var olderPartial: FramedStream?
-    @exclusivity(unchecked) var newerPartial: FramedStream?
+    @exclusivity(unchecked) @usableFromInline var olderPartial: FramedStream?
+    @exclusivity(unchecked) @usableFromInline var newerPartial: FramedStream?
     /// Whether the stream is in the ``PartialFrameQueue``.
-    @exclusivity(unchecked) var isQueued = false
+    @exclusivity(unchecked) @usableFromInline var isQueued = false
 
-    init(key: StreamKey, context: Context) {
+    @usableFromInline init(key: StreamKey, context: Context) {
         self.key = key
         self.context = context
     }
 
     /// Whether the stream's format is still undecided: its inputs are being held.
-    public var isUndecided: Bool { formatIndex == nil && !isFinished }
+    public var isUndecided: Bool { currentFormatIndex == nil && !isFinished }
 
-    func hold(_ input: HeldInput, at time: Timestamp) {
+    @usableFromInline func hold(_ input: HeldInput, at time: Timestamp) {
         held.append((input, time))
         if case .data(let bytes) = input { heldByteCount += bytes.count }
     }
 
     /// The held data before the first held gap or end, up to
     /// ``FramingEngine/detectionProbeLength`` bytes: what the format is detected from.
-    var heldDataPrefix: [UInt8] {
+    @usableFromInline var heldDataPrefix: [UInt8] {
         var prefix: [UInt8] = []
         for (input, _) in held {
             guard case .data(let bytes) = input else { break }
@@ -77,7 +79,7 @@ public final class FramedStream<Context> {
     }
 
     /// Frees the decoder once the stream has ended.
-    func release() {
+    @usableFromInline func release() {
         decoder = nil
         isFinished = true
     }

@@ -15,6 +15,7 @@ extension FramingEngine {
     ///     server-to-client streams, from its number, client and server.
     ///   - emit: Receives the outputs.
     /// - Throws: What `emit` throws; ``FormatDetectionError``.
+    @inlinable
     public mutating func consume(
         _ event: ReassemblyEvent,
         at time: Timestamp,

@@ -63,37 +63,42 @@ public struct FramingEngine<Context> {
     /// The formats in use, in the order they were first used: the given one, or each newly
     /// detected one (``FramingEvent/formatDetected(_:stream:isNew:)``); indexed by
     /// ``FramedStream/formatIndex``. Each has the configured max frame length applied.
-    public private(set) var formats: [FrameFormat] = []
+    public var formats: [FrameFormat] { usedFormats }
+    @usableFromInline var usedFormats: [FrameFormat] = []
     /// Bytes of unfinished frames all decoders hold now.
-    public private(set) var bufferedBytes = 0
+    public var bufferedBytes: Int { bufferedByteCount }
+    @usableFromInline var bufferedByteCount = 0
     /// Streams whose first bytes fit no preset: decoded with the fallback format (a count, for a
     /// caller's closing note).
-    public private(set) var assumedStreams = 0
+    public var assumedStreams: Int { assumedStreamCount }
+    @usableFromInline var assumedStreamCount = 0
 
     /// The given format, or the first detected: used for streams that fit no preset.
-    private var fallbackFormat: Int?
-    private var connections: [Int: StreamPair] = [:]
+    @usableFromInline var fallbackFormat: Int?
+    @usableFromInline var connections: [Int: StreamPair] = [:]
     /// The streams holding partial frames, the one waiting longest first.
-    private var partialFrames = PartialFrameQueue<Context>()
+    @usableFromInline var partialFrames = PartialFrameQueue<Context>()
     /// Streams whose bytes fit no preset, waiting for a first format to be detected elsewhere.
-    private var waiting: [FramedStream<Context>] = []
-    private var waitingBytes = 0
+    @usableFromInline var waiting: [FramedStream<Context>] = []
+    @usableFromInline var waitingBytes = 0
 
     /// Both streams of an open connection, indexed by `StreamDirection.rawValue`.
-    private struct StreamPair {
-        let streams: [FramedStream<Context>]
+    @usableFromInline struct StreamPair {
+        @usableFromInline let streams: [FramedStream<Context>]
+        @inlinable init(streams: [FramedStream<Context>]) { self.streams = streams }
     }
 
     /// - Parameter configuration: The format policy and the memory bounds.
     public init(configuration: FramingConfiguration = FramingConfiguration()) {
         self.configuration = configuration
         if let format = configuration.format {
-            formats.append(configuration.applied(to: format))
+            usedFormats.append(configuration.applied(to: format))
             fallbackFormat = 0
         }
     }
 
     /// The stream `key` names, while its connection is open; `nil` otherwise.
+    @inlinable
     public func stream(_ key: StreamKey) -> FramedStream<Context>? {
         connections[key.connection]?.streams[key.direction.rawValue]
     }
@@ -132,9 +137,10 @@ public struct FramingEngine<Context> {
     ///   - emit: Receives the outputs, in order.
     /// - Throws: What `emit` throws; ``FormatDetectionError`` when the streams waiting for a
     ///   format hold more than ``FramingConfiguration/maxUndecidedBytes``.
+    @inlinable
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, on key: StreamKey, at time: Timestamp, _ emit: Emit) throws {
         guard !bytes.isEmpty, let stream = stream(key) else { return }
-        stream.time = time
+        stream.currentTime = time
         if stream.decoder != nil {
             try step(stream, .bytes(bytes), at: time, emit)
         } else if !stream.isFinished {
@@ -151,9 +157,10 @@ public struct FramingEngine<Context> {
     ///   - time: When the gap was found.
     ///   - emit: Receives the outputs.
     /// - Throws: What `emit` throws; ``FormatDetectionError`` (see ``receive(_:on:at:_:)``).
+    @inlinable
     public mutating func noteGap(byteCount: UInt64, on key: StreamKey, at time: Timestamp, _ emit: Emit) throws {
         guard byteCount > 0, let stream = stream(key) else { return }
-        stream.time = time
+        stream.currentTime = time
         if stream.decoder != nil {
             try step(stream, .gap(byteCount), at: time, emit)
         } else if !stream.isFinished {
@@ -166,9 +173,10 @@ public struct FramingEngine<Context> {
     /// reported `truncated` and the decoder released. Later inputs for it are ignored.
     ///
     /// - Throws: What `emit` throws; ``FormatDetectionError``.
+    @inlinable
     public mutating func endStream(_ key: StreamKey, at time: Timestamp, _ emit: Emit) throws {
         guard let stream = stream(key) else { return }
-        stream.time = time
+        stream.currentTime = time
         try end(stream, at: time, emit)
     }
 
@@ -177,10 +185,11 @@ public struct FramingEngine<Context> {
     /// again.
     ///
     /// - Throws: What `emit` throws; ``FormatDetectionError``.
+    @inlinable
     public mutating func closeConnection(_ connection: Int, at time: Timestamp, _ emit: Emit) throws {
         guard let pair = connections.removeValue(forKey: connection) else { return }
         for stream in pair.streams {
-            stream.time = time
+            stream.currentTime = time
             try end(stream, at: time, emit)
         }
         try emit(.connectionClosed(client: pair.streams[0], server: pair.streams[1]))
@@ -190,10 +199,11 @@ public struct FramingEngine<Context> {
     /// out-of-order bounds) as a ``FramingEvent/limit(_:stream:)`` event.
     ///
     /// - Throws: What `emit` throws.
+    @inlinable
     public mutating func noteLimit(_ limit: ReassemblyLimit, connection: Int, direction: StreamDirection?,
                                    at time: Timestamp, _ emit: Emit) throws {
         guard let stream = stream(StreamKey(connection: connection, direction: direction ?? .clientToServer)) else { return }
-        stream.time = time
+        stream.currentTime = time
         try emit(.limit(.reassembly(limit), stream: stream))
     }
 
@@ -219,7 +229,7 @@ public struct FramingEngine<Context> {
 
 extension FramingEngine {
     /// One input for a decoder.
-    private enum Step {
+    @usableFromInline enum Step {
         case bytes(UnsafeRawBufferPointer)
         case held([UInt8])
         case gap(UInt64)
@@ -227,7 +237,8 @@ extension FramingEngine {
 
     /// Runs one step of `stream`'s decoder (its outputs emitted), then counts what the decoder
     /// holds and keeps the total of all decoders within ``FramingConfiguration/maxBufferedBytes``.
-    private mutating func step(_ stream: FramedStream<Context>, _ input: Step, at time: Timestamp, _ emit: Emit) throws {
+    @inlinable
+    mutating func step(_ stream: FramedStream<Context>, _ input: Step, at time: Timestamp, _ emit: Emit) throws {
         var completedFrame = false
         func receive(_ decoded: FrameDecoderOutput) throws {
             if case .frame = decoded { completedFrame = true }
@@ -244,9 +255,10 @@ extension FramingEngine {
 
     /// Brings ``bufferedBytes`` and the queue of partial frames up to date with what `stream`'s
     /// decoder holds now (nothing once it is released).
-    private mutating func countBuffered(_ stream: FramedStream<Context>, completedFrame: Bool) {
+    @inlinable
+    mutating func countBuffered(_ stream: FramedStream<Context>, completedFrame: Bool) {
         let held = stream.decoder?.bufferedByteCount ?? 0
-        bufferedBytes += held - stream.countedBufferedBytes
+        bufferedByteCount += held - stream.countedBufferedBytes
         stream.countedBufferedBytes = held
         if held == 0 {
             partialFrames.remove(stream)
@@ -257,9 +269,9 @@ extension FramingEngine {
 
     /// The partial-frame budget is spent: the partial frames that have waited longest are given
     /// up — a `limit` event, then `truncated` — until the total is within the budget again.
-    private mutating func giveUpPartialFrames(at time: Timestamp, _ emit: Emit) throws {
+    @usableFromInline mutating func giveUpPartialFrames(at time: Timestamp, _ emit: Emit) throws {
         while bufferedBytes > configuration.maxBufferedBytes, let oldest = partialFrames.first {
-            oldest.time = time
+            oldest.currentTime = time
             try emit(.limit(.bufferedBytesTotal, stream: oldest))
             try oldest.decoder!.abandonPartialFrame { try emit(.output($0, stream: oldest)) }
             countBuffered(oldest, completedFrame: false)
@@ -268,7 +280,8 @@ extension FramingEngine {
 
     /// The end of a stream: the decoder reports its unfinished tail and is released. A stream
     /// still deciding its format decides now.
-    private mutating func end(_ stream: FramedStream<Context>, at time: Timestamp, _ emit: Emit) throws {
+    @inlinable
+    mutating func end(_ stream: FramedStream<Context>, at time: Timestamp, _ emit: Emit) throws {
         guard !stream.isFinished else { return }
         if stream.decoder != nil {
             try stream.decoder!.finish { try emit(.output($0, stream: stream)) }
@@ -293,7 +306,7 @@ extension FramingEngine {
     /// Takes bytes of a stream whose format is undecided: copies only what detection still
     /// needs and decides; the rest is framed in place once the format is known, or held (within
     /// ``FramingConfiguration/maxUndecidedBytes``) while the stream waits for a fallback.
-    private mutating func hold(_ bytes: UnsafeRawBufferPointer, of stream: FramedStream<Context>, at time: Timestamp,
+    @usableFromInline mutating func hold(_ bytes: UnsafeRawBufferPointer, of stream: FramedStream<Context>, at time: Timestamp,
                                _ emit: Emit) throws {
         if stream.isWaiting { return try holdWaiting(bytes[...], of: stream, at: time, emit) }
         let needed = Swift.max(Self.detectionProbeLength - stream.heldByteCount, 0)
@@ -303,7 +316,7 @@ extension FramingEngine {
 
     /// Holds `bytes` of a stream waiting for a format from another stream. They are counted
     /// before they are copied, so an input over the budget fails without being held.
-    private mutating func holdWaiting(_ bytes: Slice<UnsafeRawBufferPointer>, of stream: FramedStream<Context>, at time: Timestamp,
+    @usableFromInline mutating func holdWaiting(_ bytes: Slice<UnsafeRawBufferPointer>, of stream: FramedStream<Context>, at time: Timestamp,
                                       _ emit: Emit) throws {
         guard !bytes.isEmpty else { return }
         waitingBytes += bytes.count
@@ -317,13 +330,13 @@ extension FramingEngine {
     ///
     /// The streams that were waiting for a first format are decoded after `rest`, so outputs
     /// come in the order of the inputs that completed them.
-    private mutating func detect(_ stream: FramedStream<Context>, _ emit: Emit,
+    @usableFromInline mutating func detect(_ stream: FramedStream<Context>, _ emit: Emit,
                                  then rest: Slice<UnsafeRawBufferPointer> = UnsafeRawBufferPointer(start: nil, count: 0)[...]) throws {
         let time = stream.time
         if let format = FrameFormat.detect(stream.heldDataPrefix).map(configuration.applied) {
-            let known = formats.firstIndex(of: format)
+            let known = usedFormats.firstIndex(of: format)
             let index = known ?? register(format)
-            stream.formatIndex = index
+            stream.currentFormatIndex = index
             try emit(.formatDetected(format, stream: stream, isNew: known == nil))
             try replay(stream, with: index, emit)
             if !rest.isEmpty { try step(stream, .bytes(UnsafeRawBufferPointer(rebasing: rest)), at: time, emit) }
@@ -344,7 +357,7 @@ extension FramingEngine {
     }
 
     /// Decodes the waiting streams with the fallback format, in the order they started waiting.
-    private mutating func resolveWaiting(_ emit: Emit) throws {
+    @usableFromInline mutating func resolveWaiting(_ emit: Emit) throws {
         guard let fallbackFormat else { return }
         let resolved = waiting
         waiting.removeAll()
@@ -357,10 +370,10 @@ extension FramingEngine {
 
     /// Decodes a stream that fit no preset with the fallback format, saying so first when it
     /// held data (a stream that starts with a gap has nothing to say it about).
-    private mutating func assume(_ index: Int, for stream: FramedStream<Context>, _ emit: Emit) throws {
-        stream.formatIndex = index
+    @usableFromInline mutating func assume(_ index: Int, for stream: FramedStream<Context>, _ emit: Emit) throws {
+        stream.currentFormatIndex = index
         if stream.heldByteCount > 0 {
-            assumedStreams += 1
+            assumedStreamCount += 1
             try emit(.formatAssumed(stream: stream))
         }
         try replay(stream, with: index, emit)
@@ -368,13 +381,13 @@ extension FramingEngine {
 
     /// Gives `stream` the format at `index` and feeds its decoder everything held, each input
     /// with its own time.
-    private mutating func replay(_ stream: FramedStream<Context>, with index: Int, _ emit: Emit) throws {
+    @usableFromInline mutating func replay(_ stream: FramedStream<Context>, with index: Int, _ emit: Emit) throws {
         use(index, for: stream)
         let held = stream.held
         stream.held.removeAll()
         stream.heldByteCount = 0
         for (input, time) in held {
-            stream.time = time
+            stream.currentTime = time
             switch input {
             case .data(let bytes):
                 try step(stream, .held(bytes), at: time, emit)
@@ -386,22 +399,22 @@ extension FramingEngine {
         }
     }
 
-    private func use(_ index: Int, for stream: FramedStream<Context>) {
-        stream.formatIndex = index
-        stream.decoder = FrameDecoder(format: formats[index])
+    @usableFromInline func use(_ index: Int, for stream: FramedStream<Context>) {
+        stream.currentFormatIndex = index
+        stream.decoder = FrameDecoder(format: usedFormats[index])
     }
 
-    private mutating func register(_ format: FrameFormat) -> Int {
-        formats.append(format)
-        return formats.count - 1
+    @usableFromInline mutating func register(_ format: FrameFormat) -> Int {
+        usedFormats.append(format)
+        return usedFormats.count - 1
     }
 
-    private func checkWaitingBudget(_ emit: Emit) throws {
+    @usableFromInline func checkWaitingBudget(_ emit: Emit) throws {
         if waitingBytes > configuration.maxUndecidedBytes, let first = waiting.first { throw try undetectable(first, emit) }
     }
 
     /// Framing cannot go on without a format: says which stream fit none, and returns the error.
-    private func undetectable(_ stream: FramedStream<Context>, _ emit: Emit) throws -> FormatDetectionError {
+    @usableFromInline func undetectable(_ stream: FramedStream<Context>, _ emit: Emit) throws -> FormatDetectionError {
         let firstBytes = stream.heldDataPrefix
         try emit(.formatUndetectable(stream, firstBytes: firstBytes))
         return FormatDetectionError(stream: stream.key, firstBytes: firstBytes)

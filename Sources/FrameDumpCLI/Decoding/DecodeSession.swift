@@ -77,8 +77,17 @@ struct DecodeSession<Renderer: OutputRenderer> {
         guard !sink.reachedFrameLimit else { return }
         switch event {
         case .stream(let event):
-            try framing { engine, sink in
-                try engine.consume(event, at: time, contexts: sink.contexts) { try sink.handle($0) }
+            // The contexts are made from two values, not from the sink: a closure over the sink
+            // would copy it for every event. No wrapping closure either (see ``framing(_:)``):
+            // this is the path of every packet.
+            let (keepsTotals, givenFormat) = (sink.keepsTotals, sink.givenFormat)
+            do {
+                try engine.consume(event, at: time, contexts: { connection, client, server in
+                    Sink.contexts(client: StreamLabel(connection: connection, direction: .clientToServer, source: client, destination: server),
+                                  keepsTotals: keepsTotals, givenFormat: givenFormat)
+                }) { try sink.handle($0) }
+            } catch is FormatDetectionError {
+                throw sink.noFormatFailure!
             }
         case .malformedPacket(let number, let reason, let offset):
             sink.problems += 1
@@ -96,7 +105,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
     /// Opens a connection of labelled streams (a socket's) or the single unlabelled stream of a
     /// hex dump (`client: nil`, connection 0).
     mutating func openConnection(_ connection: Int, client: StreamLabel?) {
-        let (clientContext, serverContext) = sink.contexts(client: client)
+        let (clientContext, serverContext) = Sink.contexts(client: client, keepsTotals: sink.keepsTotals, givenFormat: sink.givenFormat)
         engine.openConnection(connection, client: clientContext, server: serverContext)
     }
 
@@ -179,13 +188,9 @@ extension DecodeSession {
             assert(index == formats.count - 1)
         }
 
-        /// The contexts of a capture connection's two streams.
-        func contexts(_ connection: Int, _ client: Endpoint, _ server: Endpoint) -> (StreamContext, StreamContext) {
-            contexts(client: StreamLabel(connection: connection, direction: .clientToServer, source: client, destination: server))
-        }
-
-        /// The contexts of the streams `client` labels and its reverse (`nil`: a hex dump's).
-        func contexts(client: StreamLabel?) -> (StreamContext, StreamContext) {
+        /// The contexts of the streams `client` labels and its reverse (`nil`: a hex dump's), with
+        /// `--summary` totals when `keepsTotals` (of `givenFormat` when the format was given).
+        static func contexts(client: StreamLabel?, keepsTotals: Bool, givenFormat: FrameFormat?) -> (StreamContext, StreamContext) {
             func totals() -> StreamTotals? { keepsTotals ? StreamTotals(format: givenFormat) : nil }
             return (StreamContext(label: client, totals: totals()), StreamContext(label: client?.reversed, totals: totals()))
         }
