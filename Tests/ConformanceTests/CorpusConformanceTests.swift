@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Reassembly and framing over the public capture corpus (../shared/corpus, see its README),

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Our reassembly against Wireshark's: for every TCP connection of every capture fixture, the
 /// bytes `framedump streams --write-dir` writes per direction must equal what
 /// `tshark -q -z follow,tcp,raw,N` delivers, byte for byte (with out-of-order reassembly on,
 /// which tshark 4.0 leaves off by default), and the gaps must be where tshark marks them.
-@Suite(.enabled(if: Tshark.path != nil, "tshark is not installed (Debian: apt-get install tshark); Wireshark conformance not checked"))
+@Suite(.requires(.tshark))
 struct WiresharkConformanceTests {
     static let captures = FixtureDirectory.files(in: CaptureFixture.directory, endingIn: ".pcap", ".pcapng")
 

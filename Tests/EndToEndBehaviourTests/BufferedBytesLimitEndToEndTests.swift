@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--max-buffered`: many connections each holding most of a large frame. Each decoder alone is
@@ -13,23 +14,13 @@ import Testing
     /// each sending an h12 header that declares a 1 MiB body, then `chunksPerConnection`
     /// segments of `chunk` bytes, interleaved round-robin; no handshake, no FIN.
     static func capture() -> Data {
-        var file = Data()
-        func le32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { file.append(contentsOf: $0) } }
-        func le16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { file.append(contentsOf: $0) } }
-        le32(0xA1B2_C3D4); le16(2); le16(4); le32(0); le32(0); le32(262_144); le32(101)
+        var records: [CaptureBytes.Record] = []
         var sequence = [UInt32](repeating: 1000, count: connections)
-        var time = 0
         func packet(_ connection: Int, _ payload: [UInt8]) {
-            let total = 40 + payload.count
-            var ip: [UInt8] = [0x45, 0, UInt8(total >> 8), UInt8(total & 0xFF), 0, 0, 0x40, 0, 64, 6, 0, 0,
-                               10, 9, 0, UInt8(connection), 10, 0, 0, 2]
-            let seq = sequence[connection]
-            ip += [0x9C, 0x40, 0x1B, 0x58, UInt8(seq >> 24), UInt8(seq >> 16 & 0xFF), UInt8(seq >> 8 & 0xFF), UInt8(seq & 0xFF),
-                   0, 0, 0, 0, 0x50, 0x18, 0xFF, 0xFF, 0, 0, 0, 0]
+            let segment = PacketBuilder.tcp(sequence: sequence[connection], acknowledgment: 0, window: 0xFFFF, payload: payload)
+            let packet = PacketBuilder.ipv4(source: 0x0A09_0000 | UInt32(connection), identification: 0, payload: segment)
             sequence[connection] &+= UInt32(payload.count)
-            time += 1
-            le32(1_700_000_000); le32(time); le32(total); le32(total)
-            file.append(contentsOf: ip + payload)
+            records.append(CaptureBytes.Record(seconds: 1_700_000_000, fraction: UInt32(records.count + 1), bytes: packet))
         }
         let body = 1 << 20
         let header: [UInt8] = [0x55, 0xAA, 1, 3, UInt8(body >> 24), UInt8(body >> 16 & 0xFF), UInt8(body >> 8 & 0xFF), UInt8(body & 0xFF), 0, 0, 0, 0]
@@ -37,7 +28,7 @@ import Testing
         for _ in 0..<chunksPerConnection {
             for connection in 0..<connections { packet(connection, [UInt8](repeating: 0x41, count: chunk)) }
         }
-        return file
+        return Data(CaptureBytes.pcap(linkType: 101, nanosecond: false, snaplen: 262_144, records: records))
     }
 
     @Test func partialFramesOverTheBudgetAreTruncatedAndEveryByteIsAccountedFor() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The limit options of `decode`, `streams` (and `capture`, which shares decode's path): a tiny

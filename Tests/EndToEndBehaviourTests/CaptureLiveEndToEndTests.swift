@@ -1,15 +1,18 @@
 import FrameCodec
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `framedump capture -i lo`: the built binary captures a loopback conversation this test makes
-/// (127.0.0.1 only) and decodes it live. Capturing needs root (CI runs as root); otherwise the
-/// tests are skipped with that reason. Every wait is bounded (``LiveProcess``), and a capture
-/// still running when a test ends is killed.
-@Suite(.enabled(if: getuid() == 0, "capturing on lo needs root or CAP_NET_RAW"))
+/// (127.0.0.1 only) and decodes it live. Each test captures in a network namespace of its own
+/// (`PrivateNetwork`), where its conversation is the only traffic on lo, and filters on the port
+/// of its own server: the packet counts it checks do not depend on what else the machine sends
+/// over loopback. Capturing needs root (CI runs as root). Every wait is bounded
+/// (``LiveProcess``), and a capture still running when a test ends is killed.
+@Suite(.requires(.liveCapture))
 struct CaptureLiveEndToEndTests {
     /// h12 frames with cmd 1… and bodies of growing size.
     static func frames(_ count: Int) throws -> [[UInt8]] {
@@ -19,32 +22,20 @@ struct CaptureLiveEndToEndTests {
         }
     }
 
-    /// Connects to `server`, sends each frame with its own `send(2)` 10 ms apart (separate
-    /// segments), and closes both ends.
-    static func converse(with server: (socket: LoopbackSocket, port: UInt16), sending frames: [[UInt8]]) throws {
-        let client = try LoopbackSocket.connect(to: "127.0.0.1", port: server.port)
-        defer { client.close() }
-        let accepted = try server.socket.accept()
-        defer { accepted.close() }
-        for frame in frames {
-            try client.send(frame)
-            usleep(10_000)
-        }
-    }
-
-    /// Starts `framedump capture -i lo ARGUMENTS` and waits until it captures.
-    static func startCapture(_ arguments: [String]) throws -> LiveProcess {
-        let capture = try LiveProcess(["capture", "-i", "lo"] + arguments)
+    /// Starts `framedump capture -i lo ARGUMENTS` in `network` and waits until it captures.
+    static func startCapture(in network: PrivateNetwork, _ arguments: [String]) throws -> LiveProcess {
+        let capture = try network.run { try LiveProcess(["capture", "-i", "lo"] + arguments) }
         try capture.waitForStandardError(containing: "listening on lo")
         return capture
     }
 
     @Test func countStopsAfterNFramesOfALoopbackConversation() throws {
-        let server = try LoopbackSocket.listen(on: "127.0.0.1")
-        defer { server.0.close() }
+        let network = try PrivateNetwork()
+        let server = try network.listen()
+        defer { server.socket.close() }
         let frames = try Self.frames(5)
-        let capture = try Self.startCapture(["-c", "5", "--json", "tcp port \(server.port)"])
-        try Self.converse(with: server, sending: frames)
+        let capture = try Self.startCapture(in: network, ["-c", "5", "--json", "tcp port \(server.port)"])
+        try network.converse(with: server, sending: frames)
         #expect(try capture.waitForExit() == 0, "\(capture.stderr)")
         let lines = capture.stdout.split(separator: "\n")
         #expect(lines.count == 5)
@@ -60,10 +51,11 @@ struct CaptureLiveEndToEndTests {
     }
 
     @Test func sigintStopsWithSummaryAndPacketCounts() throws {
-        let server = try LoopbackSocket.listen(on: "127.0.0.1")
-        defer { server.0.close() }
-        let capture = try Self.startCapture(["--format", "h12", "--color", "never", "tcp port \(server.port)"])
-        try Self.converse(with: server, sending: try Self.frames(3))
+        let network = try PrivateNetwork()
+        let server = try network.listen()
+        defer { server.socket.close() }
+        let capture = try Self.startCapture(in: network, ["--format", "h12", "--color", "never", "tcp port \(server.port)"])
+        try network.converse(with: server, sending: try Self.frames(3))
         // Frames are printed as their packets arrive, before the capture ends.
         try capture.waitForStandardOutput(containing: "frame  offset 140  body 208 bytes")
         let status = try capture.stop(SIGINT)
@@ -75,21 +67,23 @@ struct CaptureLiveEndToEndTests {
     }
 
     @Test func idleCaptureStopsOnSigterm() throws {
-        let server = try LoopbackSocket.listen(on: "127.0.0.1")
-        defer { server.0.close() }
-        let capture = try Self.startCapture(["tcp port \(server.port)"])
+        let network = try PrivateNetwork()
+        let server = try network.listen()
+        defer { server.socket.close() }
+        let capture = try Self.startCapture(in: network, ["tcp port \(server.port)"])
         #expect(try capture.stop(SIGTERM) == 0)
         #expect(capture.stderr.contains("framedump capture: 0 frames in 0 packets, stopped by SIGTERM; 0 packets received by filter"))
     }
 
     @Test func writeSavesThePacketsAsAReadablePcap() throws {
-        let server = try LoopbackSocket.listen(on: "127.0.0.1")
-        defer { server.0.close() }
+        let network = try PrivateNetwork()
+        let server = try network.listen()
+        defer { server.socket.close() }
         let frames = try Self.frames(4)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-capture-\(UUID().uuidString).pcap").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let capture = try Self.startCapture(["-c", "4", "--json", "-w", path, "tcp port \(server.port)"])
-        try Self.converse(with: server, sending: frames)
+        let capture = try Self.startCapture(in: network, ["-c", "4", "--json", "-w", path, "tcp port \(server.port)"])
+        try network.converse(with: server, sending: frames)
         #expect(try capture.waitForExit() == 0)
         // The saved packets decode to the same frames, with the same timestamps.
         let decoded = try FrameDumpProcess.run(["decode", "--json", "--format", "h12", path])

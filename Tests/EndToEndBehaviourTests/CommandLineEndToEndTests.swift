@@ -1,26 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// The program's surface: help, version, usage errors and `formats`, run through the binary.
+/// The program's surface run through the binary: version and usage errors. Help and `formats`
+/// against their goldens are `CommandLineGoldenTests`.
 @Suite struct CommandLineEndToEndTests {
-    static let goldens = "Fixtures/cli"
-
-    @Test(arguments: [
-        (["--help"], "help.txt"),
-        (["help"], "help.txt"),
-        (["decode", "--help"], "decode-help.txt"),
-        (["help", "decode"], "decode-help.txt"),
-        (["encode", "--help"], "encode-help.txt"),
-        (["capture", "--help"], "capture-help.txt"),
-        (["formats"], "formats.txt"),
-    ])
-    func helpAndFormatsMatchTheirGoldens(_ arguments: [String], _ golden: String) throws {
-        let result = try FrameDumpProcess.run(arguments)
-        #expect(result.status == 0)
-        #expect(result.stderr.isEmpty)
-        try GoldenFile.check(result.stdout, against: "\(Self.goldens)/\(golden)")
-    }
-
     @Test func version() throws {
         let result = try FrameDumpProcess.run(["--version"])
         #expect(result.status == 0)

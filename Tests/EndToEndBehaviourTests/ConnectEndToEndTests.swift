@@ -1,5 +1,6 @@
 import FrameCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// `framedump connect`: frames from JSON Lines on standard input to a test server, and the

@@ -1,27 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// `framedump decode` on every hex fixture, against the expected files beside it, plus the
-/// options that change how the same frames are shown.
+/// `framedump decode` on hex dumps: standard input, the options that change how the same frames
+/// are shown, spec and file errors, pipes. Every hex fixture against the expected files beside
+/// it is `HexDecodeGoldenTests`.
 @Suite struct DecodeEndToEndTests {
-    @Test(arguments: HexFixture.all)
-    func jsonLinesMatchTheGenerator(_ fixture: HexFixture) throws {
-        let result = try FrameDumpProcess.run(["decode", "--json"] + fixture.arguments + [fixture.path])
-        try GoldenFile.check(result.stdout, against: fixture.expectedPath("jsonl"))
-        try GoldenFile.check(result.stderrAndStatus, against: fixture.expectedPath("stderr"))
-    }
-
-    @Test(arguments: HexFixture.all)
-    func humanOutputMatchesTheGolden(_ fixture: HexFixture) throws {
-        let result = try FrameDumpProcess.run(["decode", "--color", "never"] + fixture.arguments + [fixture.path])
-        try GoldenFile.check(result.stdout, against: fixture.expectedPath("txt"))
-        try GoldenFile.check(result.stderrAndStatus, against: fixture.expectedPath("stderr"))
-    }
-
-    @Test func fixturesExist() {
-        #expect(HexFixture.all.count >= 10)
-    }
-
     @Test func standardInputIsTheSameStream() throws {
         let fixture = HexFixture(name: "h12-xxd")
         let fromFile = try FrameDumpProcess.run(["decode", "--json", fixture.path])

@@ -1,5 +1,6 @@
 import FrameCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// `framedump encode`: every output path (binary, hex lines, synthetic pcap) round-trips through
@@ -98,7 +99,7 @@ import Testing
         try Self.expectDecodes(result.stdout, to: frames, format: format)
     }
 
-    @Test(arguments: cases)
+    @Test(.requires(.tshark), arguments: cases)
     func pcapCarriesTheFramesForWireshark(_ format: Case) throws {
         let (input, frames) = try Self.frames(format.format)
         try withScratchFile("conversation.pcap") { path in
@@ -111,7 +112,7 @@ import Testing
         }
     }
 
-    @Test func rawIPv4LinkAndOtherMSSAndPort() throws {
+    @Test(.requires(.tshark)) func rawIPv4LinkAndOtherMSSAndPort() throws {
         let (input, frames) = try Self.frames(.h12)
         try withScratchFile("raw.pcap") { path in
             let result = try FrameDumpProcess.run(
@@ -175,25 +176,20 @@ import Testing
         }
     }
 
-    @Test func binaryIsRefusedOnATerminal() throws {
+    @Test(.requires(.script)) func binaryIsRefusedOnATerminal() throws {
         // script(1) gives the command a pseudo-terminal as standard output.
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let command = "'\(FrameDumpProcess.binary.path)' encode -f u16 --body-text hi; echo \"status $?\""
-        let output = try ExternalProgram.run("/usr/bin/script", ["-qec", command, "/dev/null"]).stdout
+        let output = try ExternalProgram.run("script", ["-qec", command, "/dev/null"]).stdout
         #expect(output.contains("refusing to write binary frames to a terminal"))
         #expect(output.contains("status 1"))
     }
 
     /// Reads `path` with tshark (checksums verified): no expert warnings or errors (malformed
     /// packets, bad checksums, broken sequence numbers), and the client's stream as Follow TCP
-    /// Stream shows it equals `stream`. Skipped when tshark is not installed.
+    /// Stream shows it equals `stream`. Tests that call it need `.requires(.tshark)`.
     private func expectWiresharkReads(_ path: String, stream: [UInt8], serverPort: Int = 7777, mss: Int = 1460) throws {
-        guard let tshark = Tshark.path else {
-            print("skipping the Wireshark check: tshark is not installed")
-            return
-        }
-        let (output, status) = try ExternalProgram.run(tshark, ["-r", path, "-q", "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE",
-                                                                "-z", "expert,warn", "-z", "follow,tcp,raw,0"])
+        let (output, status) = try ExternalProgram.run("tshark", ["-r", path, "-q", "-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE",
+                                                                  "-z", "expert,warn", "-z", "follow,tcp,raw,0"])
         #expect(status == 0)
         #expect(!output.contains("Errors (") && !output.contains("Warns ("), "\(output)")
         #expect(output.contains("Node 1: 127.0.0.1:\(serverPort)"))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `framedump fuzz` as a user runs it: a short clean campaign, and its argument errors.

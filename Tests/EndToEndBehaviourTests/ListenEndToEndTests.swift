@@ -1,5 +1,6 @@
 import FrameCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// `framedump listen`: decoding what clients send, and `--respond`'s pongs and acks.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Standard output that cannot be written (a full disk, a closed descriptor) is an error

@@ -1,5 +1,6 @@
 import FrameCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// `framedump proxy` between a real client and server (both in this process, on threads):

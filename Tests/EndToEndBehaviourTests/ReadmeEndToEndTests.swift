@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// README's "Set up and run": command 1 runs the main job on a bundled capture, in one line that

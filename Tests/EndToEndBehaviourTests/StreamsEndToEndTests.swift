@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `framedump streams`: the connection listing and `--write-dir`, checked against the fixture

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Compares output with a checked-in expected file, or rewrites the file on request.
 ///
-/// Updating is deliberate: only `FRAMEDUMP_UPDATE_GOLDEN=1 swift test --filter EndToEndTests`
+/// Updating is deliberate: only `FRAMEDUMP_UPDATE_GOLDEN=1 swift test --filter EndToEndGoldenTests`
 /// rewrites goldens, and the rewritten files then show up in `git diff` for review. Otherwise a
 /// mismatch fails with the first differing lines, both sides shown.
 enum GoldenFile {

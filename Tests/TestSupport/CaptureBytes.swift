@@ -1,17 +1,25 @@
 import Foundation
 
-/// Builds capture files byte by byte, so tests know every field libpcap will report.
-enum CaptureBytes {
-    struct Record {
-        var seconds: UInt32
-        var fraction: UInt32
-        var bytes: [UInt8]
-        var originalLength: Int? = nil
+/// Builds capture files byte by byte, so tests know every field libpcap will report. The packets
+/// in them come from `PacketBuilder`.
+package enum CaptureBytes {
+    package struct Record {
+        package var seconds: UInt32
+        package var fraction: UInt32
+        package var bytes: [UInt8]
+        package var originalLength: Int?
+
+        package init(seconds: UInt32, fraction: UInt32, bytes: [UInt8], originalLength: Int? = nil) {
+            self.seconds = seconds
+            self.fraction = fraction
+            self.bytes = bytes
+            self.originalLength = originalLength
+        }
     }
 
     /// A classic pcap file (pcap spec, draft-ietf-opsawg-pcap §4–5).
-    static func pcap(linkType: UInt32, nanosecond: Bool = true, bigEndian: Bool = false, snaplen: UInt32 = 65535,
-                     records: [Record]) -> [UInt8] {
+    package static func pcap(linkType: UInt32, nanosecond: Bool = true, bigEndian: Bool = false, snaplen: UInt32 = 65535,
+                             records: [Record]) -> [UInt8] {
         var out: [UInt8] = []
         func u32(_ value: UInt32) { out += bigEndian ? value.bigEndianBytes : value.littleEndianBytes }
         func u16(_ value: UInt16) { out += bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)] }
@@ -27,7 +35,7 @@ enum CaptureBytes {
 
     /// A pcapng file: one section, one interface with `if_tsresol` 9 (nanoseconds), one
     /// Enhanced Packet Block per packet (pcapng spec §4.1, §4.2, §4.3).
-    static func pcapng(linkType: UInt16, packets: [(nanoseconds: UInt64, bytes: [UInt8])]) -> [UInt8] {
+    package static func pcapng(linkType: UInt16, packets: [(nanoseconds: UInt64, bytes: [UInt8])]) -> [UInt8] {
         var out: [UInt8] = []
         func block(_ type: UInt32, _ body: [UInt8]) {
             let length = UInt32(12 + body.count)
@@ -46,19 +54,8 @@ enum CaptureBytes {
         return out
     }
 
-    /// An Ethernet + IPv4 + TCP packet (checksums zero: libpcap and BPF do not check them).
-    static func ethernetTCP(sourcePort: UInt16, destinationPort: UInt16, payload: [UInt8]) -> [UInt8] {
-        let ethernet: [UInt8] = [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x08, 0x00]
-        let totalLength = UInt16(20 + 20 + payload.count)
-        let ip: [UInt8] = [0x45, 0, UInt8(totalLength >> 8), UInt8(totalLength & 0xFF), 0, 0, 0x40, 0, 64, 6, 0, 0,
-                           127, 0, 0, 1, 127, 0, 0, 1]
-        let tcp: [UInt8] = [UInt8(sourcePort >> 8), UInt8(sourcePort & 0xFF), UInt8(destinationPort >> 8),
-                            UInt8(destinationPort & 0xFF), 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x18, 0xFF, 0xFF, 0, 0, 0, 0]
-        return ethernet + ip + tcp + payload
-    }
-
     /// Writes `bytes` to a fresh file in the temporary directory and returns its path.
-    static func temporaryFile(_ bytes: [UInt8], suffix: String = ".pcap") throws -> String {
+    package static func temporaryFile(_ bytes: [UInt8], suffix: String = ".pcap") throws -> String {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("framedump-capture-\(UUID().uuidString)\(suffix)")
         try Data(bytes).write(to: url)
@@ -66,12 +63,12 @@ enum CaptureBytes {
     }
 
     /// A path in the temporary directory that does not exist yet.
-    static func temporaryPath(suffix: String = ".pcap") -> String {
+    package static func temporaryPath(suffix: String = ".pcap") -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("framedump-capture-\(UUID().uuidString)\(suffix)").path
     }
 }
 
 extension UInt32 {
-    var littleEndianBytes: [UInt8] { [UInt8(self & 0xFF), UInt8(self >> 8 & 0xFF), UInt8(self >> 16 & 0xFF), UInt8(self >> 24)] }
-    var bigEndianBytes: [UInt8] { littleEndianBytes.reversed() }
+    fileprivate var littleEndianBytes: [UInt8] { [UInt8(self & 0xFF), UInt8(self >> 8 & 0xFF), UInt8(self >> 16 & 0xFF), UInt8(self >> 24)] }
+    fileprivate var bigEndianBytes: [UInt8] { littleEndianBytes.reversed() }
 }

@@ -9,50 +9,57 @@ import Testing
 /// - `NAME.expected.jsonl`: stdout of `decode --json`, checked against the summary by
 ///   `CaptureDecodeEndToEndTests` before it is trusted;
 /// - `NAME.expected.txt` (a few): stdout of `decode --summary --color never`, reviewed by hand.
-struct CaptureFixture: CustomTestStringConvertible, Sendable {
+package struct CaptureFixture: CustomTestStringConvertible, Sendable {
     /// The file name, e.g. `hb-gap.pcap`.
-    var file: String
+    package var file: String
 
-    var testDescription: String { file }
+    package init(file: String) { self.file = file }
 
-    static let directory = "Fixtures/captures"
+    package var testDescription: String { file }
+
+    package static let directory = "Fixtures/captures"
 
     /// Every classic pcap fixture, by name. (`h12-conversation.pcapng` holds the same packets as
     /// its `.pcap` and is checked against that one's goldens.)
-    static let all = FixtureDirectory.files(in: directory, endingIn: ".pcap").map { CaptureFixture(file: $0) }
+    package static let all = FixtureDirectory.files(in: directory, endingIn: ".pcap").map { CaptureFixture(file: $0) }
 
     /// The fixtures with a human-output golden.
-    static var withText: [CaptureFixture] {
+    package static var withText: [CaptureFixture] {
         all.filter { FileManager.default.fileExists(atPath: FrameDumpProcess.packageRoot.appendingPathComponent($0.expectedPath("txt")).path) }
     }
 
     /// `NAME` without the extension.
-    var name: String { String(file.prefix(upTo: file.lastIndex(of: ".")!)) }
+    package var name: String { String(file.prefix(upTo: file.lastIndex(of: ".")!)) }
 
-    var path: String { "\(Self.directory)/\(file)" }
+    package var path: String { "\(Self.directory)/\(file)" }
 
-    func expectedPath(_ suffix: String) -> String { "\(Self.directory)/\(name).expected.\(suffix)" }
+    package func expectedPath(_ suffix: String) -> String { "\(Self.directory)/\(name).expected.\(suffix)" }
 
-    var summaryPath: String { "\(Self.directory)/\(name).summary.json" }
+    package var summaryPath: String { "\(Self.directory)/\(name).summary.json" }
 
     /// The parsed `NAME.summary.json`.
-    func summary() throws -> [String: Any] {
+    package func summary() throws -> [String: Any] {
         let data = try Data(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(summaryPath))
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
     /// The lines of the checked-in `NAME.expected.jsonl`, parsed.
-    func expectedLines() throws -> [[String: Any]] {
+    package func expectedLines() throws -> [[String: Any]] {
         let text = try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(expectedPath("jsonl")), encoding: .utf8)
         return try JSONLines.parse(text)
     }
 }
 
 /// JSON Lines parsing for the tests.
-enum JSONLines {
-    static func parse(_ text: String) throws -> [[String: Any]] {
+package enum JSONLines {
+    package static func parse(_ text: String) throws -> [[String: Any]] {
         try text.split(separator: "\n").map { line in
             try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
         }
+    }
+
+    /// The port in a record's endpoint (`src`, `dst`): `"ip:port"` or `"[ip]:port"`.
+    package static func port(_ endpoint: Any?) -> Int? {
+        (endpoint as? String)?.split(separator: ":").last.flatMap { Int($0) }
     }
 }

@@ -9,22 +9,29 @@ import Foundation
 ///
 /// Commands run from the package root, so fixture paths in messages read
 /// `Fixtures/hex/NAME.hex`, with `NO_COLOR` removed from the environment.
-struct FrameDumpProcess {
-    struct Result: Equatable, CustomStringConvertible {
-        var stdout: String
-        var stderr: String
-        var status: Int32
+package struct FrameDumpProcess {
+    package struct Result: Equatable, CustomStringConvertible {
+        package var stdout: String
+        package var stderr: String
+        package var status: Int32
         /// Standard output's exact bytes, for binary output (`stdout` is their UTF-8 reading).
-        var stdoutBytes = Data()
+        package var stdoutBytes: Data
 
-        var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+        package init(stdout: String, stderr: String, status: Int32, stdoutBytes: Data = Data()) {
+            self.stdout = stdout
+            self.stderr = stderr
+            self.status = status
+            self.stdoutBytes = stdoutBytes
+        }
+
+        package var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
     }
 
     /// The package root: three levels above this file (Tests/EndToEndTests/FrameDumpProcess.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    package static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static let binary: URL = {
+    package static let binary: URL = {
         if let path = ProcessInfo.processInfo.environment["FRAMEDUMP_BIN"] {
             return URL(fileURLWithPath: path)
         }
@@ -39,7 +46,7 @@ struct FrameDumpProcess {
     }()
 
     /// Runs `framedump arguments`, with `input` on standard input (empty when `nil`).
-    static func run(_ arguments: [String], input: Data? = nil, environment extra: [String: String] = [:]) throws -> Result {
+    package static func run(_ arguments: [String], input: Data? = nil, environment extra: [String: String] = [:]) throws -> Result {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw MissingBinary(path: binary.path)
         }
@@ -75,8 +82,8 @@ struct FrameDumpProcess {
         )
     }
 
-    struct MissingBinary: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "no framedump binary at \(path): run `swift build` first, or set FRAMEDUMP_BIN" }
+    package struct MissingBinary: Error, CustomStringConvertible {
+        package var path: String
+        package var description: String { "no framedump binary at \(path): run `swift build` first, or set FRAMEDUMP_BIN" }
     }
 }

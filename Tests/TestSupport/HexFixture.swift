@@ -9,33 +9,35 @@ import Testing
 ///   the stream, independently of framedump;
 /// - `NAME.expected.txt`: stdout of `decode --color never`, reviewed by hand;
 /// - `NAME.expected.stderr`: stderr of both runs, then `exit status N`.
-struct HexFixture: CustomTestStringConvertible, Sendable {
-    var name: String
+package struct HexFixture: CustomTestStringConvertible, Sendable {
+    package var name: String
 
-    var testDescription: String { name }
+    package init(name: String) { self.name = name }
 
-    static let directory = "Fixtures/hex"
+    package var testDescription: String { name }
+
+    package static let directory = "Fixtures/hex"
 
     /// Every fixture, by name.
-    static let all = FixtureDirectory.files(in: directory, endingIn: ".hex").map { HexFixture(name: String($0.dropLast(4))) }
+    package static let all = FixtureDirectory.files(in: directory, endingIn: ".hex").map { HexFixture(name: String($0.dropLast(4))) }
 
-    var path: String { "\(Self.directory)/\(name).hex" }
+    package var path: String { "\(Self.directory)/\(name).hex" }
 
-    func expectedPath(_ suffix: String) -> String { "\(Self.directory)/\(name).expected.\(suffix)" }
+    package func expectedPath(_ suffix: String) -> String { "\(Self.directory)/\(name).expected.\(suffix)" }
 
     /// The extra arguments from `NAME.args`, or none.
-    var arguments: [String] {
+    package var arguments: [String] {
         let url = FrameDumpProcess.packageRoot.appendingPathComponent("\(Self.directory)/\(name).args")
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").map(String.init)
     }
 
-    func contents() throws -> Data {
+    package func contents() throws -> Data {
         try Data(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(path))
     }
 }
 
 extension FrameDumpProcess.Result {
     /// Standard error and the exit status, as kept in `NAME.expected.stderr`.
-    var stderrAndStatus: String { stderr + "exit status \(status)\n" }
+    package var stderrAndStatus: String { stderr + "exit status \(status)\n" }
 }

@@ -4,13 +4,13 @@ import Foundation
 /// files, the port it prints read back, stopped with a signal, every wait bounded.
 ///
 /// `deinit` kills a process still running, so a failing test leaves no process behind.
-final class LiveProcess {
+package final class LiveProcess {
     private let process = Process()
     private let scratch: URL
     private let stdoutURL: URL, stderrURL: URL
 
     /// Starts `framedump arguments`, with `input` (or nothing) on standard input.
-    init(_ arguments: [String], input: Data = Data()) throws {
+    package init(_ arguments: [String], input: Data = Data()) throws {
         guard FileManager.default.isExecutableFile(atPath: FrameDumpProcess.binary.path) else {
             throw FrameDumpProcess.MissingBinary(path: FrameDumpProcess.binary.path)
         }
@@ -37,11 +37,11 @@ final class LiveProcess {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+    package var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    package var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
     /// Waits until standard error says `listening on HOST:PORT` and returns the port.
-    func listeningPort(timeout: Double = 10) throws -> UInt16 {
+    package func listeningPort(timeout: Double = 10) throws -> UInt16 {
         try waitFor(timeout: timeout, "a 'listening on' line") {
             guard let range = stderr.range(of: "listening on ") else { return nil }
             let address = stderr[range.upperBound...].prefix { $0 != "\n" && $0 != "," }
@@ -52,24 +52,24 @@ final class LiveProcess {
     }
 
     /// Waits until standard error contains `text`.
-    func waitForStandardError(containing text: String, timeout: Double = 10) throws {
+    package func waitForStandardError(containing text: String, timeout: Double = 10) throws {
         _ = try waitFor(timeout: timeout, "'\(text)' on standard error") { stderr.contains(text) ? true : nil }
     }
 
     /// Waits until standard output contains `text`.
-    func waitForStandardOutput(containing text: String, timeout: Double = 10) throws {
+    package func waitForStandardOutput(containing text: String, timeout: Double = 10) throws {
         _ = try waitFor(timeout: timeout, "'\(text)' on standard output") { stdout.contains(text) ? true : nil }
     }
 
     /// Sends `signal` (SIGTERM by default) and waits for the exit status.
     @discardableResult
-    func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) throws -> Int32 {
+    package func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) throws -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
         return try waitForExit(timeout: timeout)
     }
 
     /// Waits for the process to exit by itself; its exit status.
-    func waitForExit(timeout: Double = 10) throws -> Int32 {
+    package func waitForExit(timeout: Double = 10) throws -> Int32 {
         _ = try waitFor(timeout: timeout, "framedump to exit") { process.isRunning ? nil : true }
         return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
     }
@@ -83,9 +83,9 @@ final class LiveProcess {
         throw Timeout(what: what, stderr: stderr)
     }
 
-    struct Timeout: Error, CustomStringConvertible {
-        var what: String
-        var stderr: String
-        var description: String { "timed out waiting for \(what); framedump's standard error:\n\(stderr)" }
+    package struct Timeout: Error, CustomStringConvertible {
+        package var what: String
+        package var stderr: String
+        package var description: String { "timed out waiting for \(what); framedump's standard error:\n\(stderr)" }
     }
 }

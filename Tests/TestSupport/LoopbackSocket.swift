@@ -9,18 +9,18 @@ import Glibc
 ///
 /// Every blocking call is bounded: sends and receives time out after ``timeout`` seconds
 /// (`SO_SNDTIMEO`/`SO_RCVTIMEO`) and throw, so a stuck relay fails the test instead of hanging it.
-struct LoopbackSocket {
-    let descriptor: Int32
-    static let timeout = 30
+package struct LoopbackSocket {
+    package let descriptor: Int32
+    package static let timeout = 30
 
-    struct Failure: Error, CustomStringConvertible {
-        var call: String
-        var code: Int32
-        var description: String { "\(call): \(String(cString: strerror(code)))" }
+    package struct Failure: Error, CustomStringConvertible {
+        package var call: String
+        package var code: Int32
+        package var description: String { "\(call): \(String(cString: strerror(code)))" }
     }
 
     /// A listening socket on `host` ("127.0.0.1" or "::1"), any free port.
-    static func listen(on host: String) throws -> (LoopbackSocket, port: UInt16) {
+    package static func listen(on host: String) throws -> (LoopbackSocket, port: UInt16) {
         let socket = try make(host)
         var one: Int32 = 1
         setsockopt(socket.descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -40,7 +40,7 @@ struct LoopbackSocket {
     }
 
     /// A connection to `host`:`port`.
-    static func connect(to host: String, port: UInt16) throws -> LoopbackSocket {
+    package static func connect(to host: String, port: UInt16) throws -> LoopbackSocket {
         let socket = try make(host)
         try withAddress(host, port: port) { address, length in
             guard Glibc.connect(socket.descriptor, address, length) == 0 else {
@@ -54,7 +54,7 @@ struct LoopbackSocket {
     }
 
     /// Accepts one connection, waiting at most ``timeout`` seconds.
-    func accept() throws -> LoopbackSocket {
+    package func accept() throws -> LoopbackSocket {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(Self.timeout * 1000)) == 1 else { throw Failure(call: "accept (timed out)", code: ETIMEDOUT) }
         let connection = Glibc.accept(descriptor, nil, nil)
@@ -65,7 +65,7 @@ struct LoopbackSocket {
     }
 
     /// Sends every byte.
-    func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in
             var start = 0
             while start < raw.count {
@@ -80,7 +80,7 @@ struct LoopbackSocket {
     }
 
     /// Receives up to `maximum` bytes; empty at end of stream.
-    func receive(maximum: Int = 64 * 1024) throws -> [UInt8] {
+    package func receive(maximum: Int = 64 * 1024) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, maximum, 0) }
@@ -90,7 +90,7 @@ struct LoopbackSocket {
     }
 
     /// Receives until end of stream, passing each chunk to `body`.
-    func receiveAll(_ body: ([UInt8]) throws -> Void) throws {
+    package func receiveAll(_ body: ([UInt8]) throws -> Void) throws {
         while true {
             let chunk = try receive()
             if chunk.isEmpty { return }
@@ -99,19 +99,19 @@ struct LoopbackSocket {
     }
 
     /// Receives until end of stream.
-    func receiveAll() throws -> [UInt8] {
+    package func receiveAll() throws -> [UInt8] {
         var bytes: [UInt8] = []
         try receiveAll { bytes += $0 }
         return bytes
     }
 
     /// Sends FIN.
-    func shutdownWrite() { shutdown(descriptor, Int32(SHUT_WR)) }
+    package func shutdownWrite() { shutdown(descriptor, Int32(SHUT_WR)) }
 
-    func close() { Glibc.close(descriptor) }
+    package func close() { Glibc.close(descriptor) }
 
     /// Closes with RST (`SO_LINGER` on, zero timeout).
-    func reset() {
+    package func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         close()
@@ -151,24 +151,26 @@ struct LoopbackSocket {
 }
 
 /// What a stream carried: byte count and CRC-32 — compared at both ends of the relay.
-struct StreamDigest: Equatable, CustomStringConvertible {
-    var byteCount = 0
-    var crc = CRC32()
+package struct StreamDigest: Equatable, CustomStringConvertible {
+    package var byteCount = 0
+    package var crc = CRC32()
 
-    mutating func add(_ bytes: [UInt8]) {
+    package init() {}
+
+    package mutating func add(_ bytes: [UInt8]) {
         byteCount += bytes.count
         bytes.withUnsafeBytes { crc.update($0) }
     }
 
-    var description: String { "\(byteCount) bytes, crc32 \(String(crc.value, radix: 16))" }
+    package var description: String { "\(byteCount) bytes, crc32 \(String(crc.value, radix: 16))" }
 }
 
 /// Runs `body` on a new thread; `join()` waits for it and rethrows what it threw.
-final class TestThread: @unchecked Sendable {
+package final class TestThread: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var error: (any Error)?
 
-    init(_ body: @escaping @Sendable () throws -> Void) {
+    package init(_ body: @escaping @Sendable () throws -> Void) {
         let thread = Thread { [self] in
             do { try body() } catch { self.error = error }
             done.signal()
@@ -177,14 +179,14 @@ final class TestThread: @unchecked Sendable {
         thread.start()
     }
 
-    func join() throws {
+    package func join() throws {
         done.wait()
         if let error { throw error }
     }
 }
 
 /// h12 frames of the live tests, with deterministic bodies (`FuzzRandom`, SplitMix64).
-struct FrameMaker {
+package struct FrameMaker {
     private var random: FuzzRandom
     private let encoder = FrameEncoder(format: .h12)
     /// 256 KiB of pseudo-random bytes that bodies are cut from.
@@ -193,32 +195,32 @@ struct FrameMaker {
         return (0..<(256 * 1024 / 8)).flatMap { _ in withUnsafeBytes(of: maker.next()) { Array($0) } }
     }()
 
-    init(seed: UInt64) { random = FuzzRandom(seed: seed) }
+    package init(seed: UInt64) { random = FuzzRandom(seed: seed) }
 
-    mutating func next() -> UInt64 { random.next() }
+    package mutating func next() -> UInt64 { random.next() }
 
     /// A body length skewed small: 95% 1...512 bytes, 4.5% up to 8 KiB, 0.5% up to 256 KiB.
-    mutating func bodyLength() -> Int {
+    package mutating func bodyLength() -> Int {
         let roll = next() % 1000
         let limit = roll < 950 ? 512 : roll < 995 ? 8192 : 256 * 1024
         return Int(next() % UInt64(limit)) + 1
     }
 
     /// An h12 frame with a `length`-byte body cut from the pool.
-    mutating func frame(command: UInt64 = 3, length: Int) -> [UInt8] {
+    package mutating func frame(command: UInt64 = 3, length: Int) -> [UInt8] {
         let start = Int(next() % UInt64(Self.pool.count - length + 1))
         return try! encoder.encode(fields: ["ver": 1, "cmd": command], body: Self.pool[start..<(start + length)])
     }
 }
 
 /// A value shared between test threads, behind a lock.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

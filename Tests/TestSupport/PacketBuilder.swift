@@ -1,23 +1,28 @@
-@testable import PacketDecoding
+import PacketDecoding
 
 /// Assembles packets byte by byte for tests: link-layer headers, IPv4 (with options, fragments),
 /// IPv6 (with extension headers) and TCP. Lengths and next-header fields are filled in unless a
-/// test overrides them to build a malformed packet.
-enum PacketBuilder {
-    static let clientV4: UInt32 = 0x0A00_0001  // 10.0.0.1
-    static let serverV4: UInt32 = 0x0A00_0002  // 10.0.0.2
-    static let clientV6 = (UInt64(0x2001_0DB8_0000_0000), UInt64(1))  // 2001:db8::1
-    static let serverV6 = (UInt64(0x2001_0DB8_0000_0000), UInt64(2))  // 2001:db8::2
+/// test overrides them to build a malformed packet; checksums are zero (libpcap, BPF and the
+/// parser do not check them, as on a loopback capture with checksum offload).
+///
+/// The one packet builder of the tests. The libFuzzer packet-path target and the benchmark
+/// write their own, since they cannot depend on a test-only module.
+package enum PacketBuilder {
+    package static let clientV4: UInt32 = 0x0A00_0001  // 10.0.0.1
+    package static let serverV4: UInt32 = 0x0A00_0002  // 10.0.0.2
+    package static let clientV6 = (UInt64(0x2001_0DB8_0000_0000), UInt64(1))  // 2001:db8::1
+    package static let serverV6 = (UInt64(0x2001_0DB8_0000_0000), UInt64(2))  // 2001:db8::2
+    package static let loopbackV4: UInt32 = 0x7F00_0001  // 127.0.0.1
 
-    static func append16(_ value: UInt16, to bytes: inout [UInt8]) {
+    package static func append16(_ value: UInt16, to bytes: inout [UInt8]) {
         bytes += [UInt8(value >> 8), UInt8(value & 0xFF)]
     }
 
-    static func append32(_ value: UInt32, to bytes: inout [UInt8]) {
+    package static func append32(_ value: UInt32, to bytes: inout [UInt8]) {
         bytes += [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
-    static func append64(_ value: UInt64, to bytes: inout [UInt8]) {
+    package static func append64(_ value: UInt64, to bytes: inout [UInt8]) {
         append32(UInt32(value >> 32), to: &bytes)
         append32(UInt32(value & 0xFFFF_FFFF), to: &bytes)
     }
@@ -25,7 +30,7 @@ enum PacketBuilder {
     // MARK: TCP
 
     /// A TCP header (with `options`, padded to 4 bytes) followed by `payload`.
-    static func tcp(sourcePort: UInt16 = 40000, destinationPort: UInt16 = 7000, sequence: UInt32 = 1000,
+    package static func tcp(sourcePort: UInt16 = 40000, destinationPort: UInt16 = 7000, sequence: UInt32 = 1000,
                     acknowledgment: UInt32 = 2000, flags: TCPFlags = [.ack, .psh], window: UInt16 = 512,
                     options: [UInt8] = [], dataOffsetWords: Int? = nil, payload: [UInt8] = []) -> [UInt8] {
         var options = options
@@ -45,7 +50,7 @@ enum PacketBuilder {
     // MARK: IP
 
     /// An IPv4 header (with `options`, padded to 4 bytes) followed by `payload`.
-    static func ipv4(source: UInt32 = clientV4, destination: UInt32 = serverV4, protocolNumber: UInt8 = 6,
+    package static func ipv4(source: UInt32 = clientV4, destination: UInt32 = serverV4, protocolNumber: UInt8 = 6,
                      identification: UInt16 = 0x1234, moreFragments: Bool = false, fragmentOffset: Int = 0,
                      options: [UInt8] = [], headerLengthWords: Int? = nil, totalLength: Int? = nil,
                      payload: [UInt8]) -> [UInt8] {
@@ -63,21 +68,26 @@ enum PacketBuilder {
     }
 
     /// An IPv6 extension header: its type and its bytes after the Next Header byte.
-    struct Extension {
-        var type: UInt8
-        var body: [UInt8]
+    package struct Extension {
+        package var type: UInt8
+        package var body: [UInt8]
+
+        package init(type: UInt8, body: [UInt8]) {
+            self.type = type
+            self.body = body
+        }
 
         /// Hop-by-Hop (0), Routing (43), Destination Options (60) …: 8-byte units, padded with PadN.
-        static func options(_ type: UInt8, units: Int = 1) -> Extension {
+        package static func options(_ type: UInt8, units: Int = 1) -> Extension {
             Extension(type: type, body: [UInt8(units - 1)] + [1, UInt8(units * 8 - 4)] + Array(repeating: 0, count: units * 8 - 4))
         }
 
         /// Authentication Header (51): length in 4-byte units minus 2 (RFC 4302).
-        static func authentication(words: Int = 6) -> Extension {
+        package static func authentication(words: Int = 6) -> Extension {
             Extension(type: 51, body: [UInt8(words - 2)] + Array(repeating: 0xAA, count: words * 4 - 2))
         }
 
-        static func fragment(offset: Int, more: Bool, identification: UInt32 = 0xCAFE) -> Extension {
+        package static func fragment(offset: Int, more: Bool, identification: UInt32 = 0xCAFE) -> Extension {
             var body: [UInt8] = [0]
             PacketBuilder.append16(UInt16(offset) | (more ? 1 : 0), to: &body)
             PacketBuilder.append32(identification, to: &body)
@@ -86,7 +96,7 @@ enum PacketBuilder {
     }
 
     /// An IPv6 header, the extension headers chained in order, then `upperLayer` (protocol `nextHeader`).
-    static func ipv6(source: (UInt64, UInt64) = clientV6, destination: (UInt64, UInt64) = serverV6,
+    package static func ipv6(source: (UInt64, UInt64) = clientV6, destination: (UInt64, UInt64) = serverV6,
                      extensions: [Extension] = [], nextHeader: UInt8 = 6, payloadLength: Int? = nil,
                      upperLayer: [UInt8]) -> [UInt8] {
         var chain: [UInt8] = []
@@ -109,7 +119,7 @@ enum PacketBuilder {
 
     /// Ethernet II: addresses, then each VLAN tag (TPID, TCI), then `etherType`; padded to 60 bytes
     /// as a NIC would.
-    static func ethernet(etherType: UInt16, vlanTags: [UInt16] = [], pad: Bool = true, payload: [UInt8]) -> [UInt8] {
+    package static func ethernet(etherType: UInt16, vlanTags: [UInt16] = [], pad: Bool = true, payload: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = [0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01]
         for (index, tpid) in vlanTags.enumerated() {
             append16(tpid, to: &bytes)
@@ -122,7 +132,7 @@ enum PacketBuilder {
     }
 
     /// Linux cooked capture v1: packet type, ARPHRD_, address length, 8-byte address, protocol.
-    static func sll(protocolType: UInt16, payload: [UInt8]) -> [UInt8] {
+    package static func sll(protocolType: UInt16, payload: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = [0, 4, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0]
         append16(protocolType, to: &bytes)
         return bytes + payload
@@ -130,7 +140,7 @@ enum PacketBuilder {
 
     /// Linux cooked capture v2: protocol, reserved, interface index, ARPHRD_, packet type,
     /// address length, 8-byte address.
-    static func sll2(protocolType: UInt16, payload: [UInt8]) -> [UInt8] {
+    package static func sll2(protocolType: UInt16, payload: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
         append16(protocolType, to: &bytes)
         bytes += [0, 0, 0, 0, 0, 3, 0, 1, 4, 6, 2, 0, 0, 0, 0, 1, 0, 0]
@@ -138,65 +148,23 @@ enum PacketBuilder {
     }
 
     /// BSD loopback (DLT_NULL): the address family in either byte order.
-    static func null(family: UInt32, bigEndian: Bool = false, payload: [UInt8]) -> [UInt8] {
+    package static func null(family: UInt32, bigEndian: Bool = false, payload: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
         append32(bigEndian ? family : family.byteSwapped, to: &bytes)
         return bytes + payload
     }
 
     /// OpenBSD loopback (DLT_LOOP): the address family, big-endian.
-    static func loop(family: UInt32, payload: [UInt8]) -> [UInt8] {
+    package static func loop(family: UInt32, payload: [UInt8]) -> [UInt8] {
         null(family: family, bigEndian: true, payload: payload)
     }
-}
 
-/// A parse result with the payload copied out, so tests can inspect it after the buffer is gone.
-struct Decoded: Equatable, CustomStringConvertible {
-    var source: Endpoint
-    var destination: Endpoint
-    var sequenceNumber: UInt32
-    var acknowledgmentNumber: UInt32
-    var flags: TCPFlags
-    var window: UInt16
-    var payload: [UInt8]
-    var missing: Int
+    // MARK: Whole packets
 
-    var description: String { "\(source) → \(destination) seq \(sequenceNumber) payload \(payload.count) missing \(missing)" }
-}
-
-/// The outcome of parsing, with `.segment` copied to a `Decoded`.
-enum Outcome: Equatable {
-    case segment(Decoded)
-    case fragmentHeld
-    case notTCP
-    case malformed(MalformedReason, offset: Int)
-    case unsupportedLinkType(LinkType)
-
-    init(_ result: PacketParser.Result) {
-        switch result {
-        case .segment(let segment):
-            self = .segment(Decoded(source: segment.source, destination: segment.destination,
-                                    sequenceNumber: segment.sequenceNumber, acknowledgmentNumber: segment.acknowledgmentNumber,
-                                    flags: segment.flags, window: segment.window, payload: Array(segment.payload),
-                                    missing: segment.missingPayloadLength))
-        case .fragmentHeld: self = .fragmentHeld
-        case .notTCP: self = .notTCP
-        case .malformed(let reason, let offset): self = .malformed(reason, offset: offset)
-        case .unsupportedLinkType(let type): self = .unsupportedLinkType(type)
-        }
-    }
-
-    var segment: Decoded? {
-        if case .segment(let decoded) = self { decoded } else { nil }
-    }
-}
-
-extension PacketParser {
-    /// Parses and copies the result (see `Outcome`).
-    mutating func outcome(_ bytes: [UInt8], captured: Int? = nil, wireLength: Int? = nil, at nanoseconds: Int64 = 0) -> Outcome {
-        let kept = Array(bytes.prefix(captured ?? bytes.count))
-        return kept.withUnsafeBytes {
-            Outcome(parse($0, wireLength: wireLength ?? bytes.count, timestamp: Timestamp(nanoseconds: nanoseconds)))
-        }
+    /// Ethernet II, IPv4 and TCP between two ports of 127.0.0.1, unpadded as a loopback capture
+    /// holds it: the packets that capture files are filled with, for a BPF port filter to match.
+    package static func loopbackTCP(sourcePort: UInt16, destinationPort: UInt16, payload: [UInt8]) -> [UInt8] {
+        let segment = tcp(sourcePort: sourcePort, destinationPort: destinationPort, payload: payload)
+        return ethernet(etherType: 0x0800, pad: false, payload: ipv4(source: loopbackV4, destination: loopbackV4, payload: segment))
     }
 }

@@ -2,37 +2,37 @@ import Foundation
 
 /// One run of `framedump streams --json --write-dir TMP CAPTURE`: the listing, and each
 /// direction's file read back (the temporary directory is removed before returning).
-struct StreamsRun {
-    struct Direction {
+package struct StreamsRun {
+    package struct Direction {
         /// The file's bytes (empty when no file was written: no data).
-        var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// The listing's `bytes`: stream bytes delivered (the file's length).
-        var listedBytes: Int
+        package var listedBytes: Int
         /// `offset:length` of each gap, in stream offsets.
-        var gaps: [String]
-        var packets: Int
-        var retransmittedBytes: Int
-        var outOfOrderSegments: Int
-        var file: String?
+        package var gaps: [String]
+        package var packets: Int
+        package var retransmittedBytes: Int
+        package var outOfOrderSegments: Int
+        package var file: String?
     }
 
-    struct Connection {
-        var number: Int
-        var client: String
-        var server: String
-        var state: String
-        var roles: String
+    package struct Connection {
+        package var number: Int
+        package var client: String
+        package var server: String
+        package var state: String
+        package var roles: String
         /// Client to server, then server to client.
-        var directions: [Direction]
+        package var directions: [Direction]
     }
 
-    var connections: [Connection]
+    package var connections: [Connection]
     /// The `capture` line: packet counts.
-    var capture: [String: Any]
-    var result: FrameDumpProcess.Result
+    package var capture: [String: Any]
+    package var result: FrameDumpProcess.Result
 
     /// Runs `streams` on `path` (relative to the package root, or absolute) with `extra` arguments.
-    static func run(_ path: String, _ extra: [String] = []) throws -> StreamsRun {
+    package static func run(_ path: String, _ extra: [String] = []) throws -> StreamsRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-streams-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try FrameDumpProcess.run(["streams", "--json", "--write-dir", directory.path, path] + extra)

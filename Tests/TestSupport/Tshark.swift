@@ -1,22 +1,17 @@
 import Foundation
 
-/// What `tshark -z follow,tcp,raw` delivers for each stream.
-enum Tshark {
-    /// The tshark executable on `PATH`, or `nil`.
-    static let path: String? = {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return directories.map { "\($0)/tshark" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
+/// What `tshark -z follow,tcp,raw` delivers for each stream. Tests that use it need
+/// `.requires(.tshark)`.
+package enum Tshark {
     /// One followed stream: its two nodes (`ip:port`, IPv6 `[ip]:port`; node 0 is the one tshark
     /// takes as the client), each node's bytes without the gap markers, and the number of markers.
-    struct Followed {
-        var nodes: (String, String)
-        var data: ([UInt8], [UInt8])
-        var gaps: (Int, Int)
+    package struct Followed {
+        package var nodes: (String, String)
+        package var data: ([UInt8], [UInt8])
+        package var gaps: (Int, Int)
 
         /// A stream number tshark does not have prints empty nodes (`:0`).
-        var isEmpty: Bool { nodes.0 == ":0" && nodes.1 == ":0" }
+        package var isEmpty: Bool { nodes.0 == ":0" && nodes.1 == ":0" }
     }
 
     /// Follows streams 0..<`streams` of the capture at `path`, in one tshark run, with
@@ -25,11 +20,10 @@ enum Tshark {
     /// In raw mode each line is one chunk in hex, node 1's indented by a tab. A hole tshark gives
     /// up on is a chunk of its own holding the text `[N bytes missing in capture file]` and a NUL
     /// (tshark 4.0); those chunks are counted as gaps and left out of the bytes.
-    static func follow(_ path: String, streams: Int) throws -> [Followed] {
-        guard let tshark = Self.path else { return [] }
+    package static func follow(_ path: String, streams: Int) throws -> [Followed] {
         var arguments = ["-n", "-r", path, "-o", "tcp.reassemble_out_of_order:TRUE", "-q"]
         for stream in 0..<streams { arguments += ["-z", "follow,tcp,raw,\(stream)"] }
-        let text = try ExternalProgram.run(tshark, arguments).stdout
+        let text = try ExternalProgram.run("tshark", arguments).stdout
 
         var followed = [Followed](repeating: Followed(nodes: (":0", ":0"), data: ([], []), gaps: (0, 0)), count: streams)
         var current: Int?
