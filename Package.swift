@@ -48,13 +48,14 @@ let package = Package(
             path: "Benchmarks/framedump-bench"
         ),
 
-        // What the test targets share: the seeded generator, test formats, one packet and capture
-        // file builder, running the built binary, and what a test needs from the machine (tools,
-        // a private network to capture in). A plain library only test targets depend on; the fuzz
-        // targets and the benchmark cannot, so they keep their own packet writers.
         // unshare(2) and setns(2), which Swift's Glibc module leaves out (glibc declares them
         // only under _GNU_SOURCE): live capture tests run in a network namespace of their own.
         .systemLibrary(name: "CNetworkNamespace", path: "Tests/CNetworkNamespace"),
+        // What the test targets share, so each exists once: the seeded generator, test formats,
+        // the packet and capture file builders, running the built binary, and what a test needs
+        // from the machine (`.requires`, `PrivateNetwork`). A plain library that only test
+        // targets depend on; the libFuzzer targets and the benchmark cannot depend on it, so they
+        // keep their own packet writers.
         .target(
             name: "TestSupport",
             dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "CNetworkNamespace"],

@@ -13,7 +13,20 @@ import Glibc
 /// over loopback. Capturing needs root (CI runs as root). Every wait is bounded
 /// (``LiveProcess``), and a capture still running when a test ends is killed.
 @Suite(.requires(.liveCapture))
-struct CaptureLiveEndToEndTests {
+final class CaptureLiveEndToEndTests {
+    /// This test's network namespace: each test gets a suite value of its own, so a namespace of
+    /// its own, and tests running at once do not see each other's traffic either.
+    let network: PrivateNetwork
+    /// A server listening in it, on a port the system chose: the port every capture filters on.
+    let server: (socket: LoopbackSocket, port: UInt16)
+
+    init() throws {
+        network = try PrivateNetwork()
+        server = try network.listen()
+    }
+
+    deinit { server.socket.close() }
+
     /// h12 frames with cmd 1… and bodies of growing size.
     static func frames(_ count: Int) throws -> [[UInt8]] {
         let encoder = FrameEncoder(format: .h12)
@@ -22,19 +35,17 @@ struct CaptureLiveEndToEndTests {
         }
     }
 
-    /// Starts `framedump capture -i lo ARGUMENTS` in `network` and waits until it captures.
-    static func startCapture(in network: PrivateNetwork, _ arguments: [String]) throws -> LiveProcess {
-        let capture = try network.run { try LiveProcess(["capture", "-i", "lo"] + arguments) }
+    /// Starts `framedump capture -i lo ARGUMENTS 'tcp port PORT'` (the server's port) in the
+    /// namespace and waits until it captures.
+    func startCapture(_ arguments: [String]) throws -> LiveProcess {
+        let capture = try network.run { try LiveProcess(["capture", "-i", "lo"] + arguments + ["tcp port \(server.port)"]) }
         try capture.waitForStandardError(containing: "listening on lo")
         return capture
     }
 
     @Test func countStopsAfterNFramesOfALoopbackConversation() throws {
-        let network = try PrivateNetwork()
-        let server = try network.listen()
-        defer { server.socket.close() }
         let frames = try Self.frames(5)
-        let capture = try Self.startCapture(in: network, ["-c", "5", "--json", "tcp port \(server.port)"])
+        let capture = try startCapture(["-c", "5", "--json"])
         try network.converse(with: server, sending: frames)
         #expect(try capture.waitForExit() == 0, "\(capture.stderr)")
         let lines = capture.stdout.split(separator: "\n")
@@ -51,10 +62,7 @@ struct CaptureLiveEndToEndTests {
     }
 
     @Test func sigintStopsWithSummaryAndPacketCounts() throws {
-        let network = try PrivateNetwork()
-        let server = try network.listen()
-        defer { server.socket.close() }
-        let capture = try Self.startCapture(in: network, ["--format", "h12", "--color", "never", "tcp port \(server.port)"])
+        let capture = try startCapture(["--format", "h12", "--color", "never"])
         try network.converse(with: server, sending: try Self.frames(3))
         // Frames are printed as their packets arrive, before the capture ends.
         try capture.waitForStandardOutput(containing: "frame  offset 140  body 208 bytes")
@@ -67,22 +75,16 @@ struct CaptureLiveEndToEndTests {
     }
 
     @Test func idleCaptureStopsOnSigterm() throws {
-        let network = try PrivateNetwork()
-        let server = try network.listen()
-        defer { server.socket.close() }
-        let capture = try Self.startCapture(in: network, ["tcp port \(server.port)"])
+        let capture = try startCapture([])
         #expect(try capture.stop(SIGTERM) == 0)
         #expect(capture.stderr.contains("framedump capture: 0 frames in 0 packets, stopped by SIGTERM; 0 packets received by filter"))
     }
 
     @Test func writeSavesThePacketsAsAReadablePcap() throws {
-        let network = try PrivateNetwork()
-        let server = try network.listen()
-        defer { server.socket.close() }
         let frames = try Self.frames(4)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-capture-\(UUID().uuidString).pcap").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let capture = try Self.startCapture(in: network, ["-c", "4", "--json", "-w", path, "tcp port \(server.port)"])
+        let capture = try startCapture(["-c", "4", "--json", "-w", path])
         try network.converse(with: server, sending: frames)
         #expect(try capture.waitForExit() == 0)
         // The saved packets decode to the same frames, with the same timestamps.

@@ -7,7 +7,7 @@ import Testing
 /// - `NAME.summary.json`: the generator's record of every frame each side sent, with offsets,
 ///   lengths, cmd, and the gaps the capture does not hold — independent of framedump;
 /// - `NAME.expected.jsonl`: stdout of `decode --json`, checked against the summary by
-///   `CaptureDecodeEndToEndTests` before it is trusted;
+///   `CaptureDecodeGoldenTests` before it is trusted;
 /// - `NAME.expected.txt` (a few): stdout of `decode --summary --color never`, reviewed by hand.
 package struct CaptureFixture: CustomTestStringConvertible, Sendable {
     /// The file name, e.g. `hb-gap.pcap`.

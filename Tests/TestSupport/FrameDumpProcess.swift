@@ -27,7 +27,7 @@ package struct FrameDumpProcess {
         package var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
     }
 
-    /// The package root: three levels above this file (Tests/EndToEndTests/FrameDumpProcess.swift).
+    /// The package root: three levels above this file (Tests/TestSupport/FrameDumpProcess.swift).
     package static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
