@@ -51,13 +51,32 @@ let package = Package(
             path: "Benchmarks/framedump-bench"
         ),
 
-        .testTarget(name: "FrameCodecTests", dependencies: ["FrameCodec", "FrameFuzzing"]),
-        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "FrameFuzzing"]),
-        .testTarget(name: "StreamFramingTests", dependencies: ["StreamFraming", "FrameCodec", "PacketDecoding", "FrameFuzzing"]),
-        .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding"]),
-        .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec", "PacketDecoding"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["FrameCodec", "FrameFuzzing"]),
+        // unshare(2) and setns(2), which Swift's Glibc module leaves out (glibc declares them
+        // only under _GNU_SOURCE): live capture tests run in a network namespace of their own.
+        .systemLibrary(name: "CNetworkNamespace", path: "Tests/CNetworkNamespace"),
+        // What the test targets share, so each exists once: the seeded generator, test formats,
+        // the packet and capture file builders, running the built binary, and what a test needs
+        // from the machine (`.requires`, `PrivateNetwork`). A plain library that only test
+        // targets depend on; the libFuzzer targets and the benchmark cannot depend on it, so they
+        // keep their own packet writers.
+        .target(
+            name: "TestSupport",
+            dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "CNetworkNamespace"],
+            path: "Tests/TestSupport"
+        ),
+
+        .testTarget(name: "FrameCodecTests", dependencies: ["FrameCodec", "TestSupport"]),
+        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport"]),
+        .testTarget(name: "StreamFramingTests", dependencies: ["StreamFraming", "FrameCodec", "PacketDecoding", "TestSupport"]),
+        .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding", "TestSupport"]),
+        .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
+        // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
+        // its output against checked-in files (goldens), and its reading against other tools'
+        // (tshark's, and the corpus oracles that tshark made).
+        .testTarget(name: "EndToEndBehaviourTests", dependencies: ["FrameCodec", "TestSupport"]),
+        .testTarget(name: "EndToEndGoldenTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-import FrameFuzzing
+import TestSupport
 import Testing
 @testable import FrameCodec
 

@@ -1,6 +1,7 @@
 import Foundation
 import PacketCapture
 import PacketDecoding
+import TestSupport
 import Testing
 
 /// Fixtures/captures, found from this file's path (Tests/PacketCaptureTests/ → package root).

@@ -1,6 +1,7 @@
 import Foundation
 import PacketCapture
 import PacketDecoding
+import TestSupport
 import Testing
 
 /// Reads every packet, copying what the reader lends.
@@ -114,7 +115,7 @@ private func readAll(_ reader: PcapReader) throws -> [(ns: Int64, bytes: [UInt8]
     @Test func bpfFilterKeepsMatchingPackets() throws {
         let records = [7000, 7001, 7000, 8080].enumerated().map { index, port in
             CaptureBytes.Record(seconds: 1, fraction: UInt32(index),
-                                bytes: CaptureBytes.ethernetTCP(sourcePort: 40000, destinationPort: UInt16(port), payload: [UInt8(index)]))
+                                bytes: PacketBuilder.loopbackTCP(sourcePort: 40000, destinationPort: UInt16(port), payload: [UInt8(index)]))
         }
         let path = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: records))
         #expect(try readAll(PcapReader(path: path)).count == 4)

@@ -1,5 +1,6 @@
 import PacketCapture
 import PacketDecoding
+import TestSupport
 import Testing
 
 @Suite struct PcapWriterTests {
@@ -28,7 +29,7 @@ import Testing
     @Test func copiesAReaderWithAFilter() throws {
         let records = [80, 7000, 7000].enumerated().map { index, port in
             CaptureBytes.Record(seconds: 5, fraction: UInt32(index) * 1000,
-                                bytes: CaptureBytes.ethernetTCP(sourcePort: UInt16(port), destinationPort: 50000, payload: [1, 2]))
+                                bytes: PacketBuilder.loopbackTCP(sourcePort: UInt16(port), destinationPort: 50000, payload: [1, 2]))
         }
         let reader = try PcapReader(path: CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: records)))
         try reader.setFilter("src port 7000")

@@ -1,4 +1,4 @@
-import FrameFuzzing
+import TestSupport
 import PacketDecoding
 import Testing
 

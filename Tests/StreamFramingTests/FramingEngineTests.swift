@@ -1,5 +1,5 @@
 import FrameCodec
-import FrameFuzzing
+import TestSupport
 import PacketDecoding
 import Testing
 @testable import StreamFraming

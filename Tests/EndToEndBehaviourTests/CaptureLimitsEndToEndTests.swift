@@ -1,0 +1,58 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The limit options of `decode`, `streams` (and `capture`, which shares decode's path): a tiny
+/// limit on a fixture makes the limit happen, and it is reported as a `limit` event.
+@Suite struct CaptureLimitsEndToEndTests {
+    @Test func tinyOutOfOrderLimitIsALimitEvent() throws {
+        let result = try FrameDumpProcess.run(["decode", "--json", "--max-ooo-bytes", "10", "Fixtures/captures/hb-out-of-order.pcap"])
+        let lines = try JSONLines.parse(result.stdout)
+        let limits = lines.filter { $0["type"] as? String == "limit" }
+        #expect(limits.first?["limit"] as? String == "out_of_order_bytes_per_direction", "\(result.stdout)")
+        #expect(lines.contains { $0["type"] as? String == "gap" }, "the hole given up is a gap")
+        #expect(result.status == 2)
+        // The default holds the same capture whole: no limit, no gap.
+        let defaults = try FrameDumpProcess.run(["decode", "--json", "Fixtures/captures/hb-out-of-order.pcap"])
+        #expect(!defaults.stdout.contains("\"limit\""))
+    }
+
+    @Test func streamsListsTheLimitsReached() throws {
+        let result = try FrameDumpProcess.run(["streams", "--json", "--max-ooo-total", "1K", "--max-ooo-bytes", "10",
+                                               "Fixtures/captures/hb-out-of-order.pcap"])
+        let connection = try #require(try JSONLines.parse(result.stdout).first)
+        #expect((connection["limits"] as? [String])?.contains("out_of_order_bytes_per_direction") == true, "\(result.stdout)")
+        #expect(result.status == 2)
+    }
+
+    @Test func maxConnectionsEvicts() throws {
+        let result = try FrameDumpProcess.run(["decode", "--json", "--max-connections", "1", "Fixtures/captures/h12-concurrent.pcap"])
+        #expect(result.stdout.contains("\"limit\":\"max_connections\""), "\(result.stdout.prefix(2000))")
+        #expect(result.status == 2)
+    }
+
+    @Test func maxFrameLengthOverridesTheFormats() throws {
+        // Every h12 frame of this capture is longer than 20 bytes but the 8-byte pings.
+        let result = try FrameDumpProcess.run(["decode", "--json", "--format", "h12", "--max-frame-length", "20",
+                                               "Fixtures/captures/h12-conversation.pcap"])
+        let lines = try JSONLines.parse(result.stdout)
+        #expect(lines.contains { $0["type"] as? String == "oversize" })
+        #expect(lines.filter { $0["type"] as? String == "frame" }.allSatisfy { $0["frame_length"] as? Int ?? 99 <= 20 })
+        let hex = try FrameDumpProcess.run(["decode", "--max-frame-length", "1K", "Fixtures/hex/fefd-nsdata.hex"])
+        #expect(hex.status == 0)
+        let small = try FrameDumpProcess.run(["decode", "--json", "--max-frame-length", "100", "Fixtures/hex/fefd-nsdata.hex"])
+        #expect(small.stdout.hasPrefix("{\"type\":\"oversize\",\"offset\":0,\"length\":1,\"declared\":249}"), "\(small.stdout)")
+    }
+
+    @Test(arguments: [
+        (["decode", "--max-ooo-bytes", "0"], "framedump decode: invalid --max-ooo-bytes '0': expected a positive byte count, e.g. 1M or 65536 (suffixes K, M, G)"),
+        (["streams", "--max-ooo-total", "1T", "x.pcap"], "framedump streams: invalid --max-ooo-total '1T': expected a positive byte count, e.g. 1M or 65536 (suffixes K, M, G)"),
+        (["decode", "--idle-timeout", "-5"], "framedump decode: invalid --idle-timeout '-5': expected a whole number of 1 or more"),
+        (["decode", "--max-connections", "many"], "framedump decode: invalid --max-connections 'many': expected a whole number of 1 or more"),
+    ])
+    func invalidLimitIsAUsageError(_ arguments: [String], _ message: String) throws {
+        let result = try FrameDumpProcess.run(arguments)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix(message + "\n"), "\(result.stderr)")
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `framedump fuzz` as a user runs it: a short clean campaign, and its argument errors.
+struct FuzzEndToEndTests {
+    @Test func aShortCampaignPassesAndSaysSo() throws {
+        let result = try FrameDumpProcess.run(["fuzz", "--format", "fefd", "--seed", "0x2a", "--iterations", "25"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("fuzz: 25 cases ("))
+        #expect(result.stdout.contains("0 failures; seed 0x2a"))
+        #expect(result.stderr.contains("framedump fuzz: seed 0x2a, fefd"))
+    }
+
+    @Test func aRandomLayoutCampaignPasses() throws {
+        let result = try FrameDumpProcess.run(["fuzz", "--format", "random", "--seed", "7", "-n", "10"])
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test(arguments: [
+        (["fuzz", "--seed", "x12"], "--seed needs a non-negative integer"),
+        (["fuzz", "--time", "5", "--iterations", "3"], "give --iterations or --time, not both"),
+        (["fuzz", "--format", "len:u9"], "invalid --format at column"),
+    ])
+    func badArgumentsAreUsageErrors(arguments: [String], message: String) throws {
+        let result = try FrameDumpProcess.run(arguments)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(message), "\(result)")
+    }
+}
