@@ -20,6 +20,8 @@ struct CaptureSource {
     /// How the input is named in messages: the path, `<stdin>`, or the interface.
     let displayName: String
     private let reader: PcapSource
+    /// Shows how much of a capture file ``run`` has read, on a terminal; `nil`: nothing shown.
+    var progress: ProgressLine?
 
     /// Opens a capture whose first bytes were already read to tell it from a hex dump.
     ///
@@ -69,7 +71,8 @@ struct CaptureSource {
     /// packets are counted in ``CaptureStatistics/unsupportedPackets`` and nothing else happens.
     /// A read error in the middle of the file (truncated, corrupt) ends the reading as if the
     /// capture ended there; it is returned in ``CaptureStatistics/readError`` so the caller can
-    /// report it after the output of every good packet.
+    /// report it after the output of every good packet. ``progress``, when set, is updated after
+    /// each packet and erased when the reading ends.
     ///
     /// - Parameters:
     ///   - limits: The reassembly bounds.
@@ -101,6 +104,7 @@ struct CaptureSource {
         var reassembler = TCPReassembler(limits: limits)
         var time = Timestamp(nanoseconds: 0)
         var recordedDrops = 0
+        defer { progress?.finish() }
         do {
             while let packet = try reader.next() {
                 statistics.packets += 1
@@ -125,6 +129,7 @@ struct CaptureSource {
                     recordedDrops = parser.defragmentationStatistics.datagramsDropped
                     for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
                 }
+                progress?.tick(bytesRead: (reader as? PcapReader)?.fileOffset)
                 guard try packetDone() else { break }
             }
         } catch let error as CaptureError {

@@ -42,6 +42,11 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     /// Sees every frame and event after it is rendered, with its stream: `listen --respond`
     /// answers requests from here.
     var observer: ((StreamID, FrameDecoderOutput) throws -> Void)?
+    /// How many frames to render before stopping (`decode -c N`), or `nil` for no limit. Once
+    /// reached, later frames and events are neither rendered nor counted.
+    var frameLimit: Int?
+
+    private var reachedFrameLimit: Bool { frameLimit.map { summary.frames >= $0 } ?? false }
 
     /// - Parameters:
     ///   - format: the format to use, or `nil` to detect it from the first stream's first bytes.
@@ -134,6 +139,7 @@ final class DecodePipeline<Renderer: FrameRenderer> {
     }
 
     private func emit(_ decoded: FrameDecoderOutput, from stream: StreamID) throws {
+        guard !reachedFrameLimit else { return }
         summary.count(decoded)
         renderer!.render(decoded, label: labels[stream], time: time, into: &output.buffer)
         try output.flushIfBlockFull()
