@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "FrameCodec", targets: ["FrameCodec"]),
         .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
         .library(name: "PacketCapture", targets: ["PacketCapture"]),
+        .library(name: "StreamFraming", targets: ["StreamFraming"]),
         .executable(name: "framedump", targets: ["framedump"]),
         .executable(name: "framedump-bench", targets: ["framedump-bench"]),
     ],
@@ -14,6 +15,8 @@ let package = Package(
         // Pure Swift, standard library only: embeddable in an app or server, fuzzable alone.
         .target(name: "FrameCodec"),
         .target(name: "PacketDecoding"),
+        // The one framing engine every input shares (stdlib only, like the two above).
+        .target(name: "StreamFraming", dependencies: ["FrameCodec", "PacketDecoding"]),
         // Property and differential fuzzing of the frame decoder; stdlib only, like FrameCodec,
         // so the libFuzzer targets (Sources/FuzzTargets, built by scripts/fuzz) compile it too.
         // Its seeded generator (`FuzzRandom`) also drives the tests' and benchmarks' random inputs.
@@ -29,7 +32,7 @@ let package = Package(
 
         // Linux epoll(7), which the Glibc module leaves out: the live commands' event loop.
         .systemLibrary(name: "CEpoll"),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "PacketCapture", "CEpoll"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "CEpoll"]),
         // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
         // libraries took 1.1 ms (3.4 → 2.3 ms) of every run's start-up, a tenth of `decode` on a
         // 5 MB capture (docs/performance.md, "What it took"). Only this executable has the flag,
@@ -44,14 +47,15 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "framedump-bench",
-            dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "CZlib"],
+            dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "CZlib"],
             path: "Benchmarks/framedump-bench"
         ),
 
         .testTarget(name: "FrameCodecTests", dependencies: ["FrameCodec", "FrameFuzzing"]),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "FrameFuzzing"]),
+        .testTarget(name: "StreamFramingTests", dependencies: ["StreamFraming", "FrameCodec", "PacketDecoding", "FrameFuzzing"]),
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding"]),
-        .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec"]),
+        .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec", "PacketDecoding"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FrameCodec", "FrameFuzzing"]),
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
     ],

@@ -1,5 +1,6 @@
 import FrameCodec
 import PacketDecoding
+import StreamFraming
 
 /// A capture built in memory: Ethernet II / IPv4 / TCP packets of h12 traffic, back to back,
 /// with where each packet starts and ends.
@@ -111,38 +112,38 @@ private struct PipelineTally {
 }
 
 /// Runs the capture through the stages up to `stage`: what `framedump decode` does to a capture
-/// before rendering, with one ``FrameDecoder`` per connection and direction.
+/// before rendering — the parser, the reassembler and the same ``FramingEngine`` the CLI ships.
 @inline(never)
 private func runPipeline(_ capture: SyntheticCapture, upTo stage: PipelineStage) -> PipelineTally {
     var parser = PacketParser(linkType: .ethernet)
     var reassembler = TCPReassembler()
-    var decoders: [Int: FrameDecoder] = [:]
+    var engine = FramingEngine<Void>(configuration: FramingConfiguration(format: .h12))
     // Reached through a pointer so the closures below do not box a `var` (see DecoderBenchmarks).
     let tally = UnsafeMutablePointer<PipelineTally>.allocate(capacity: 1)
     tally.initialize(to: PipelineTally())
     defer { tally.deallocate() }
-    func frameOutput(_ output: FrameDecoderOutput) {
-        if case .frame(let frame) = output {
+    func framingEvent(_ event: FramingEvent<Void>) {
+        switch event {
+        case .output(.frame(let frame), _):
             tally.pointee.frames += 1
             if frame.crcOK == true { tally.pointee.crcOK += 1 }
-        } else {
+        case .output, .limit, .formatUndetectable:
             tally.pointee.otherEvents += 1
+        case .formatDetected, .formatAssumed, .connectionClosed:
+            break
         }
     }
-    func reassemblyEvent(_ event: ReassemblyEvent) {
+    func reassemblyEvent(_ event: ReassemblyEvent, at time: Timestamp) {
         switch event {
-        case .data(let connection, let direction, _, let bytes):
-            tally.pointee.streamBytes += bytes.count
-            guard stage == .decode else { return }
-            decoders[connection &* 2 &+ direction.rawValue, default: FrameDecoder(format: .h12)].process(bytes, frameOutput)
-        case .connectionClosed(let summary, _):
-            guard stage == .decode else { return }
-            for direction in StreamDirection.allCases {
-                guard var decoder = decoders.removeValue(forKey: summary.connection &* 2 &+ direction.rawValue) else { continue }
-                decoder.finish(frameOutput)
-            }
-        case .connectionOpened, .directionClosed: break
+        case .data(_, _, _, let bytes): tally.pointee.streamBytes += bytes.count
         case .gap, .limitHit: tally.pointee.otherEvents += 1
+        case .connectionOpened, .directionClosed, .connectionClosed: break
+        }
+        guard stage == .decode else { return }
+        do {
+            try engine.consume(event, at: time, contexts: { _, _, _ in ((), ()) }, framingEvent)
+        } catch {
+            tally.pointee.otherEvents += 1
         }
     }
     let data = capture.bytes.readOnly
@@ -156,9 +157,9 @@ private func runPipeline(_ capture: SyntheticCapture, upTo stage: PipelineStage)
         }
         tally.pointee.segments += 1
         guard stage != .parse else { continue }
-        reassembler.process(segment, at: time, reassemblyEvent)
+        reassembler.process(segment, at: time) { reassemblyEvent($0, at: time) }
     }
-    reassembler.finish(reassemblyEvent)
+    reassembler.finish { reassemblyEvent($0, at: Timestamp(nanoseconds: clock)) }
     return tally.pointee
 }
 

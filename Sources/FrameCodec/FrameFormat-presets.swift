@@ -120,8 +120,9 @@ extension FrameFormat {
         return presets.first { $0.fitsStreamStart(bytes) }
     }
 
-    /// The longest header among the guessable presets (h12's 12 bytes); more is never read.
-    private static let detectionProbeLength = 12
+    /// Bytes ``detect(_:)`` reads at most: the longest header among the guessable presets
+    /// (h12's 12 bytes). A caller holding a stream's first bytes to detect its format needs no more.
+    public static let detectionProbeLength = 12
 
     private static func makePreset(
         name: String,

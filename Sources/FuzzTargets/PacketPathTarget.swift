@@ -1,9 +1,11 @@
 import FrameCodec
 import PacketDecoding
+import StreamFraming
 
 /// libFuzzer target: the capture path below the CLI — link layer, IPv4/IPv6 (with fragment
-/// reassembly), TCP header parsing, TCP reassembly under tight limits, and a frame decoder on
-/// every direction — ending with the parser's and the reassembler's `finish`.
+/// reassembly), TCP header parsing, TCP reassembly under tight limits, and the framing engine
+/// the CLI ships (`FramingEngine`, format detected per direction, a small partial-frame budget)
+/// on every direction — ending with the parser's, the reassembler's and the engine's `finish`.
 ///
 /// Input: a mode byte, then packet records until the input ends. In raw mode a record is a
 /// captured packet of the chosen link type; in segment mode it describes a TCP segment (one
@@ -13,8 +15,9 @@ import PacketDecoding
 ///
 /// Checked: for each direction, data and gap events tile the stream from offset 0, a close
 /// comes at the end of what was delivered and nothing follows it; every connection opens
-/// once and closes once; out-of-order memory stays within its limit; after `finish` nothing
-/// is held and every decoder's stream offset matches what it was fed.
+/// once and closes once; out-of-order memory stays within its limit; the engine's outputs tile
+/// each stream it framed from offset 0 (every byte in exactly one frame or event) and end where
+/// the stream ended; its partial frames stay within budget; after `finish` nothing is held.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzedInput(data, size)
@@ -47,7 +50,7 @@ public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         packet.withUnsafeBytes { bytes in
             if case .segment(let segment) = parser.parse(bytes, wireLength: wireLength, timestamp: Timestamp(nanoseconds: time)) {
-                reassembler.process(segment, at: Timestamp(nanoseconds: time)) { checker.receive($0) }
+                reassembler.process(segment, at: Timestamp(nanoseconds: time)) { checker.receive($0, at: Timestamp(nanoseconds: time)) }
             }
         }
         if reassembler.outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal {
@@ -56,7 +59,7 @@ public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = parser.takeDefragmentationDrops()
     }
     parser.finish()
-    reassembler.finish { checker.receive($0) }
+    reassembler.finish { checker.receive($0, at: Timestamp(nanoseconds: time)) }
     checker.finish()
     guard reassembler.outOfOrderBytesHeld == 0, reassembler.trackedConnectionCount == 0 else {
         fatalError("after finish: \(reassembler.outOfOrderBytesHeld) out-of-order bytes held, \(reassembler.trackedConnectionCount) connections tracked")
@@ -64,19 +67,51 @@ public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// Checks the reassembler's event sequence and feeds each direction to a frame decoder.
+/// Checks the reassembler's event sequence, feeds it to a ``FramingEngine`` and checks that
+/// the engine's outputs account for every byte of every stream it framed.
 private struct EventChecker {
     private struct Direction {
+        /// Stream bytes the reassembler delivered (data and gaps).
         var cursor: UInt64 = 0
         var closed = false
-        var decoder = FrameDecoder(format: .fefd)
+    }
+
+    /// Where each stream's next engine output must start.
+    private final class Outputs {
+        var next: [StreamKey: UInt64] = [:]
     }
 
     private var open: [Int: [Direction]] = [:]
     private var closed = Set<Int>()
     private var lastOpened = 0
+    /// Small budgets, so the fuzzer reaches the partial-frame limit and the undecided-bytes limit.
+    private var engine = FramingEngine<Void>(configuration: FramingConfiguration(maxBufferedBytes: 512, maxUndecidedBytes: 1024))
+    private let outputs = Outputs()
+    /// Set once the engine gave up detecting a format: it is not fed after that.
+    private var detectionFailed = false
 
-    mutating func receive(_ event: ReassemblyEvent) {
+    mutating func receive(_ event: ReassemblyEvent, at time: Timestamp) {
+        check(event)
+        guard !detectionFailed else { return }
+        let outputs = self.outputs
+        do {
+            try engine.consume(event, at: time, contexts: { _, _, _ in ((), ()) }) { framing in
+                guard case .output(let output, let stream) = framing else { return }
+                let expected = outputs.next[stream.key, default: 0]
+                guard output.offset == expected, output.byteCount > 0 else {
+                    fatalError("\(stream.key): output at \(output.offset)+\(output.byteCount), expected at \(expected)")
+                }
+                outputs.next[stream.key] = expected + output.byteCount
+            }
+        } catch {
+            detectionFailed = true
+        }
+        if engine.bufferedBytes > engine.configuration.maxBufferedBytes {
+            fatalError("partial frames hold \(engine.bufferedBytes) bytes > budget \(engine.configuration.maxBufferedBytes)")
+        }
+    }
+
+    private mutating func check(_ event: ReassemblyEvent) {
         switch event {
         case .connectionOpened(let connection, _, _, _):
             guard connection > lastOpened, open[connection] == nil, !closed.contains(connection) else {
@@ -90,7 +125,6 @@ private struct EventChecker {
                     fatalError("\(bytes.count) data bytes at \(offset), stream at \(stream.cursor), closed \(stream.closed)")
                 }
                 stream.cursor += UInt64(bytes.count)
-                stream.decoder.process(bytes) { _ in }
             }
         case .gap(let connection, let direction, let offset, let length, _):
             update(connection, direction, "gap at \(offset)") { stream in
@@ -98,7 +132,6 @@ private struct EventChecker {
                     fatalError("gap of \(length) at \(offset), stream at \(stream.cursor), closed \(stream.closed)")
                 }
                 stream.cursor += length
-                stream.decoder.noteGap(byteCount: length) { _ in }
             }
         case .directionClosed(let connection, let direction, let offset, _):
             update(connection, direction, "close at \(offset)") { stream in
@@ -108,17 +141,10 @@ private struct EventChecker {
                 stream.closed = true
             }
         case .connectionClosed(let summary, _):
-            let connection = summary.connection
-            guard var directions = open.removeValue(forKey: connection) else {
-                fatalError("connection \(connection) closed but not open")
+            guard open.removeValue(forKey: summary.connection) != nil else {
+                fatalError("connection \(summary.connection) closed but not open")
             }
-            for index in directions.indices {
-                directions[index].decoder.finish { _ in }
-                guard directions[index].decoder.streamOffset == directions[index].cursor else {
-                    fatalError("decoder at \(directions[index].decoder.streamOffset), stream at \(directions[index].cursor)")
-                }
-            }
-            closed.insert(connection)
+            closed.insert(summary.connection)
         case .limitHit(_, let connection, _):
             guard open[connection] != nil else { fatalError("limit hit for connection \(connection), which is not open") }
         }
@@ -127,10 +153,34 @@ private struct EventChecker {
     private mutating func update(_ connection: Int, _ direction: StreamDirection, _ what: String, _ body: (inout Direction) -> Void) {
         guard open[connection] != nil else { fatalError("\(what) for connection \(connection), which is not open") }
         body(&open[connection]![direction.rawValue])
+        delivered[StreamKey(connection: connection, direction: direction)] = open[connection]![direction.rawValue].cursor
     }
 
-    func finish() {
+    /// Bytes the reassembler delivered per stream, for the final check.
+    private var delivered: [StreamKey: UInt64] = [:]
+
+    mutating func finish() {
         guard open.isEmpty else { fatalError("connections \(open.keys.sorted()) never closed") }
+        if !detectionFailed {
+            let outputs = self.outputs
+            do {
+                try engine.finish { framing in
+                    guard case .output(let output, let stream) = framing else { return }
+                    outputs.next[stream.key] = outputs.next[stream.key, default: 0] + output.byteCount
+                }
+            } catch {
+                detectionFailed = true
+            }
+        }
+        // A failed detection ends the run, as it ends `decode`: the engine is not fed after it.
+        guard !detectionFailed else { return }
+        guard engine.openConnectionCount == 0, engine.bufferedBytes == 0 else {
+            fatalError("after finish: \(engine.openConnectionCount) connections open, \(engine.bufferedBytes) bytes buffered")
+        }
+        // Every stream the engine framed ends where the reassembler's stream ended.
+        for (key, end) in delivered where end > 0 && outputs.next[key, default: 0] != end {
+            fatalError("\(key): outputs end at \(outputs.next[key, default: 0]), stream at \(end)")
+        }
     }
 }
 

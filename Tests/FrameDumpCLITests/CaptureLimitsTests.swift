@@ -13,7 +13,7 @@ import Testing
         #expect(defaults.reassembly == .default)
         #expect(defaults.maxFrameLength == nil)
         #expect(defaults.maxBufferedBytes == 64 << 20)
-        #expect(defaults.applied(to: .h12) == .h12)
+        #expect(defaults.framing(format: .h12).applied(to: .h12) == .h12)
     }
 
     @Test func optionsSetEveryLimit() throws {
@@ -24,7 +24,7 @@ import Testing
         #expect(set.reassembly.maxConnections == 10)
         #expect(set.reassembly.idleTimeoutNanoseconds == 300_000_000_000)
         #expect(set.maxFrameLength == 1 << 30)
-        #expect(set.applied(to: .h12).maxFrameLength == 1 << 30)
+        #expect(set.framing(format: nil).applied(to: .h12).maxFrameLength == 1 << 30)
         #expect(set.maxBufferedBytes == 1 << 20)
         #expect(try limits(["--idle-timeout", String(Int.max)]).reassembly.idleTimeoutNanoseconds == .max)
     }

@@ -36,7 +36,10 @@ import Testing
     @Test func sizesAreDecimal() {
         #expect(ProgressLine.size(999) == "999 B")
         #expect(ProgressLine.size(64_000) == "64.0 kB")
+        #expect(ProgressLine.size(999_949) == "999.9 kB")
+        #expect(ProgressLine.size(999_950) == "1.0 MB")
         #expect(ProgressLine.size(1_250_000) == "1.3 MB")
+        #expect(ProgressLine.size(999_950_000) == "1.00 GB")
         #expect(ProgressLine.size(4_560_000_000) == "4.56 GB")
     }
 

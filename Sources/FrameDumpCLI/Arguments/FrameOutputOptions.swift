@@ -1,7 +1,18 @@
+import FrameCodec
+
 /// The options of every command that prints frames (`decode`, `capture`, and through
 /// ``LiveDecoding`` `listen`, `connect`, `proxy`), declared once so their values, defaults and
-/// help read the same wherever frames are printed.
-enum FrameOutputOptions {
+/// help read the same wherever frames are printed, and parsed once into this value.
+struct FrameOutputOptions {
+    /// `--format`: the format of every stream, or `nil` to detect each stream's.
+    var format: FrameFormat?
+    /// `--json`: JSON Lines instead of text.
+    var json = false
+    /// `--payload`: whether frames show their payload (`hex`, the default) or not (`none`).
+    var includesPayload = true
+    /// `--color`.
+    var color = ColorChoice.auto
+
     /// `--format`, `--json`, `--payload` and `--color`, in the order help lists them.
     ///
     /// - Parameter formatHelp: `--format`'s help, which differs by what the command does
@@ -20,5 +31,40 @@ enum FrameOutputOptions {
                 help: "Colour human output: auto (on a terminal), always or never.\nNO_COLOR in the environment turns colour off."
             ),
         ]
+    }
+
+    /// The defaults: format detected, text with payloads, colour on a terminal.
+    init() {}
+
+    /// The values `arguments` gives (the parser has checked `--payload` and `--color` against
+    /// their allowed values).
+    ///
+    /// - Throws: ``UsageError`` for a `--format` that is neither a preset nor a valid spec.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
+        json = arguments.flag("json")
+        includesPayload = arguments.value("payload") != "none"
+        color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
+    }
+
+    /// The text style for human output to `context`'s standard output.
+    func textStyle(_ context: CommandContext) -> TextStyle {
+        TextStyle(enabled: Terminal.usesColor(color, environment: context.environment, outputIsTerminal: context.outputIsTerminal))
+    }
+
+    /// The format a `--format` value names: a preset, or a spec.
+    ///
+    /// - Throws: ``UsageError`` pointing at the column where the spec went wrong, and suggesting
+    ///   a preset when the value looks like a mistyped preset name.
+    static func resolveFormat(_ text: String) throws(UsageError) -> FrameFormat {
+        do {
+            return try FrameFormat(nameOrSpec: text)
+        } catch {
+            // A bare word is most likely a mistyped preset name.
+            let isWord = !text.contains { $0 == ":" || $0 == "=" || $0 == " " }
+            let hint = isWord ? Suggestion.hint(for: text, among: FrameFormat.presets.map(\.name)) : ""
+            let caret = String(repeating: " ", count: max(0, error.column - 1)) + "^"
+            throw UsageError("invalid --format at column \(error.column): expected \(error.expected)\(hint)\n  \(text)\n  \(caret)")
+        }
     }
 }

@@ -1,9 +1,11 @@
 import FrameCodec
 import PacketCapture
 import PacketDecoding
+import StreamFraming
 
-/// `framedump decode` on a capture: wires a ``CaptureSource`` to a ``CaptureDecodePipeline``
-/// and a ``CaptureRenderer`` (JSON Lines or text), and turns what happened into the exit status.
+/// `framedump decode` on a capture: wires a ``CaptureSource`` to a ``DecodeSession`` (the
+/// framing engine and an ``OutputRenderer``, JSON Lines or text), and turns what happened into
+/// the exit status.
 enum CaptureDecoding {
     /// The BPF filter the command line gives: `-f EXPR`, the trailing words joined by spaces
     /// (tcpdump's convention, so `tcp port 9000` needs no quotes), or both joined with `and`.
@@ -25,9 +27,9 @@ enum CaptureDecoding {
     ///   - path: A file, or `-`.
     ///   - opened: What identifying the input read and left open (see ``InputKind/Opened``).
     ///   - filter: The BPF filter, if any.
-    ///   - format: The `--format`, or `nil` to detect each direction's.
+    ///   - options: `--format`, `--json`, `--payload`, `--color`.
     ///   - limits: The reassembly and framing bounds (`--max-ooo-bytes`, `--max-buffered`, …).
-    ///   - arguments: The rest of the options (`--json`, `--payload`, `--color`, `--summary`).
+    ///   - keepsTotals: `--summary`.
     ///   - context: Standard output and the environment.
     ///   - frameLimit: Stop reading after this many frames (`decode -c`); `nil`: read to the end.
     /// - Returns: 0 when every byte of every stream was in a good frame; 2 when anything was bad
@@ -35,13 +37,13 @@ enum CaptureDecoding {
     ///   unsupported link type, a read error).
     /// - Throws: ``CommandFailure``: the capture cannot be opened (exit 2), the filter does not
     ///   compile (exit 1, libpcap's message), no format fits (exit 1).
-    static func run(path: String, opened: InputKind.Opened, filter: String?, format: FrameFormat?, limits: CaptureLimits,
-                    arguments: ParsedArguments, context: CommandContext, frameLimit: Int? = nil) throws -> ExitStatus {
+    static func run(path: String, opened: InputKind.Opened, filter: String?, options: FrameOutputOptions, limits: CaptureLimits,
+                    keepsTotals: Bool, context: CommandContext, frameLimit: Int? = nil) throws -> ExitStatus {
         var source = try CaptureSource(path: path, opened: opened)
         if let filter { try source.setFilter(filter) }
         source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: context.outputIsTerminal)
         // From a pipe (`tcpdump -w - | framedump decode -`) frames show as their packet arrives.
-        let outcome = try decode(source, format: format, limits: limits, arguments: arguments, context: context,
+        let outcome = try decode(source, options: options, limits: limits, keepsTotals: keepsTotals, context: context,
                                  frameLimit: frameLimit, flushesEachPacket: opened.arrivesLive)
         if let error = outcome.statistics?.readError {
             StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(counted(outcome.statistics!.packets, "packet")) before it)")
@@ -66,14 +68,14 @@ enum CaptureDecoding {
         var statistics: CaptureStatistics?
     }
 
-    /// Decodes what `source` delivers, rendered as the options say (`--json`, `--payload`,
-    /// `--color`, `--summary`): the pipeline `decode FILE` and `capture -i` share.
+    /// Decodes what `source` delivers, rendered as the options say: the path `decode FILE` and
+    /// `capture -i` share.
     ///
     /// - Parameters:
     ///   - source: The packets.
-    ///   - format: The `--format`, or `nil` to detect each direction's.
+    ///   - options: `--format` (or detection), `--json`, `--payload`, `--color`.
     ///   - limits: The reassembly and framing bounds.
-    ///   - arguments: The output options.
+    ///   - keepsTotals: `--summary`.
     ///   - context: Standard output and the environment.
     ///   - frameLimit: Stop reading after this many frames (`capture -c`, `decode -c`); `nil`: read to the end.
     ///   - flushesEachPacket: Write out each packet's renderings before the next read, so a live
@@ -82,42 +84,36 @@ enum CaptureDecoding {
     /// - Returns: The status, the counts and the packet statistics. A read error is in
     ///   `statistics.readError`, for the caller to report; it does not change `status`.
     /// - Throws: ``CommandFailure`` (exit 1) when no format fits.
-    static func decode(_ source: CaptureSource, format: FrameFormat?, limits: CaptureLimits, arguments: ParsedArguments, context: CommandContext,
-                       frameLimit: Int? = nil, flushesEachPacket: Bool = false,
+    static func decode(_ source: CaptureSource, options: FrameOutputOptions, limits: CaptureLimits, keepsTotals: Bool,
+                       context: CommandContext, frameLimit: Int? = nil, flushesEachPacket: Bool = false,
                        packetObserver: ((CapturedPacket) throws -> Void)? = nil) throws -> Outcome {
-        let includesPayload = arguments.value("payload") != "none"
-        let keepsTotals = arguments.flag("summary")
-        func decode(with renderer: some CaptureRenderer) throws -> Outcome {
-            var pipeline = CaptureDecodePipeline(format: format, limits: limits, renderer: renderer, output: context.output,
-                                                 keepsTotals: keepsTotals)
-            pipeline.frameLimit = frameLimit
+        func decode(with renderer: some OutputRenderer) throws -> Outcome {
+            var session = DecodeSession(configuration: limits.framing(format: options.format), renderer: renderer,
+                                        output: context.output, keepsTotals: keepsTotals)
+            session.frameLimit = frameLimit
             let statistics: CaptureStatistics
             do {
                 if packetObserver == nil, frameLimit == nil, !flushesEachPacket {
                     // A file: read ahead on a second thread (same events, same order).
                     statistics = try CaptureReadAhead.run(source, limits: limits.reassembly) { event, time in
-                        try pipeline.consume(event, at: time)
+                        try session.consume(event, at: time)
                     }
                 } else {
                     statistics = try source.run(limits: limits.reassembly, packetObserver: packetObserver, packetDone: {
                         if flushesEachPacket, !context.output.buffer.isEmpty { try context.output.flush() }
-                        return !pipeline.reachedFrameLimit
-                    }) { event, time in try pipeline.consume(event, at: time) }
+                        return !session.reachedFrameLimit
+                    }) { event, time in try session.consume(event, at: time) }
                 }
-                try pipeline.finish()
+                try session.finish()
             } catch OutputError.closed {
-                return Outcome(status: pipeline.exitStatus, summary: pipeline.summary, statistics: nil)
+                return Outcome(status: session.exitStatus, summary: session.summary, statistics: nil)
             }
-            let status = statistics.unsupportedPackets > 0 || statistics.readError != nil ? .badInput : pipeline.exitStatus
-            return Outcome(status: status, summary: pipeline.summary, statistics: statistics)
+            let status = statistics.unsupportedPackets > 0 || statistics.readError != nil ? .badInput : session.exitStatus
+            return Outcome(status: status, summary: session.summary, statistics: statistics)
         }
-        if arguments.flag("json") {
-            return try decode(with: CaptureJSONRenderer(includesPayload: includesPayload))
+        if options.json {
+            return try decode(with: JSONLinesOutputRenderer(includesPayload: options.includesPayload))
         }
-        let choice = ColorChoice(rawValue: arguments.value("color") ?? "auto") ?? .auto
-        let style = TextStyle(
-            enabled: Terminal.usesColor(choice, environment: context.environment, outputIsTerminal: context.outputIsTerminal)
-        )
-        return try decode(with: CaptureTextRenderer(style: style, showsBody: includesPayload))
+        return try decode(with: TextOutputRenderer(style: options.textStyle(context), showsBody: options.includesPayload))
     }
 }

@@ -1,3 +1,4 @@
+import PacketCapture
 import PacketDecoding
 
 /// Capture events copied out of their packets, in capture order: what the reading thread of

@@ -1,5 +1,6 @@
 import FrameCodec
 import PacketDecoding
+import StreamFraming
 
 /// The memory bounds a capture is decoded under, as the command line sets them: the
 /// reassembler's (``ReassemblyLimits``: out-of-order bytes, connections, idle time) and, for the
@@ -7,16 +8,13 @@ import PacketDecoding
 /// of partial frames all streams together may hold). Every one has a finite default, and
 /// reaching one is a `limit` event (docs/reassembly.md, "Limits").
 struct CaptureLimits {
-    /// The default of ``maxBufferedBytes``: 64 MiB, as the reassembler's out-of-order total.
-    static let defaultMaxBufferedBytes = 64 << 20
-
     /// Out-of-order bytes, connections and idle time for the reassembler.
     var reassembly = ReassemblyLimits.default
     /// `--max-frame-length`: replaces the format's ``FrameFormat/maxFrameLength`` (given or
     /// detected), in bytes, header included; `nil` keeps the format's.
     var maxFrameLength: Int?
     /// `--max-buffered`: bytes of unfinished frames all frame decoders together may hold.
-    var maxBufferedBytes = defaultMaxBufferedBytes
+    var maxBufferedBytes = FramingConfiguration.defaultMaxBufferedBytes
 
     /// The reassembly options: `decode`, `streams` and `capture` take them.
     static let reassemblyOptions: [OptionSpec] = [
@@ -64,11 +62,8 @@ struct CaptureLimits {
         if let value = try bytes("max-buffered") { maxBufferedBytes = value }
     }
 
-    /// `format` with ``maxFrameLength`` in place of its own, when one was given.
-    func applied(to format: FrameFormat) -> FrameFormat {
-        guard let maxFrameLength else { return format }
-        var limited = format
-        limited.maxFrameLength = maxFrameLength
-        return limited
+    /// The framing engine's configuration: `format` (or detection, when `nil`) under these bounds.
+    func framing(format: FrameFormat?) -> FramingConfiguration {
+        FramingConfiguration(format: format, maxFrameLength: maxFrameLength, maxBufferedBytes: maxBufferedBytes)
     }
 }

@@ -1,3 +1,4 @@
+import PacketCapture
 import PacketDecoding
 
 /// Runs a ``CaptureSource`` on a second thread, so that reading, parsing and reassembling the

@@ -1,21 +1,11 @@
 import PacketCapture
 import PacketDecoding
 
-/// A pcap or pcapng capture — a file, standard input, or a live interface — turned into TCP
-/// stream events.
+/// A pcap or pcapng capture — a file, standard input, or a live interface — opened for a
+/// command, with its name for messages: the CLI's side of PacketCapture's ``CaptureReassembly``.
 ///
-/// ```
-/// PcapSource ────packets──> PacketParser ──segments──> TCPReassembler ──> .stream(ReassemblyEvent)
-///  (PcapReader or          (link, IP, TCP;          (per direction:
-///   LiveCapture, BPF)       IPv4/IPv6 fragments)      order, dedup, gaps)
-///                              │ bad packet ───────────────────────────> .malformedPacket
-///                              └ fragments given up ───────────────────> .fragmentsDropped
-/// ```
-///
-/// One pass, in capture order, nothing kept per packet: memory is what the reassembler holds
-/// (open connections and out-of-order bytes, bounded by ``ReassemblyLimits``) and the
-/// defragmenter's incomplete datagrams. `decode`, `streams` and `capture -i` all read packets
-/// through here.
+/// `decode`, `streams` and `capture -i` all read packets through here; the library does the
+/// reading and reassembling, this adds the command's error messages and warnings.
 struct CaptureSource {
     /// How the input is named in messages: the path, `<stdin>`, or the interface.
     let displayName: String
@@ -64,84 +54,39 @@ struct CaptureSource {
         }
     }
 
-    /// Reads every packet and reassembles its TCP streams, calling `receive` with each event in
-    /// capture order, then ends the capture (the reassembler's and defragmenter's leftovers).
+    /// Reads every packet and reassembles its TCP streams (``CaptureReassembly/run(reportsLatestCounters:packetObserver:packetDone:_:)``),
+    /// calling `receive` with each event in capture order.
     ///
     /// A link type the parser does not decode gets one warning on standard error, naming it; its
     /// packets are counted in ``CaptureStatistics/unsupportedPackets`` and nothing else happens.
-    /// A read error in the middle of the file (truncated, corrupt) ends the reading as if the
-    /// capture ended there; it is returned in ``CaptureStatistics/readError`` so the caller can
-    /// report it after the output of every good packet. ``progress``, when set, is updated after
-    /// each packet and erased when the reading ends.
+    /// ``progress``, when set, is updated after each packet and erased when the reading ends.
     ///
     /// - Parameters:
     ///   - limits: The reassembly bounds.
     ///   - reportsLatestCounters: Whether to send ``CaptureEvent/latestCounters(_:)`` at the end
-    ///     (`streams` lists them; `decode` does not, and skips building a summary of every
-    ///     tracked connection at once, which at 100,000 connections was the peak of its memory).
+    ///     (`streams` lists them; `decode` does not).
     ///   - packetObserver: Sees every packet read, before it is parsed (`capture -w` saves it).
-    ///   - packetDone: Called after each packet's events were delivered, before the next read
-    ///     (which may block on a live interface): where `capture` flushes its output; `false`
-    ///     ends the reading as if the capture ended there (`capture -c` after its last frame).
-    ///   - receive: Gets each event and the capture time it happened at: the packet's timestamp,
-    ///     or, for what the end of the capture flushes, the last packet's. A `data` event's bytes
-    ///     are valid only during the call.
-    /// - Returns: Packet counts.
-    /// - Throws: Whatever `receive` throws.
+    ///   - packetDone: Called after each packet's events; `false` ends the reading (`capture -c`).
+    ///   - receive: Gets each event and its capture time.
+    /// - Returns: Packet counts; a read error is in ``CaptureStatistics/readError``.
+    /// - Throws: Whatever `receive`, `packetObserver` or `packetDone` throws.
     func run(limits: ReassemblyLimits, reportsLatestCounters: Bool = false,
              packetObserver: ((CapturedPacket) throws -> Void)? = nil,
              packetDone: () throws -> Bool = { true },
              _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
-        var statistics = CaptureStatistics()
-        let linkType = reader.linkType
-        let supported = PacketParser.supports(linkType)
-        if !supported {
-            StandardError.writeLine(
-                "framedump: \(displayName): link type \(linkType) is not supported; its packets are skipped "
-                    + "(supported: NULL, EN10MB, RAW, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6; https://www.tcpdump.org/linktypes.html)")
-        }
-        var parser = PacketParser(linkType: linkType)
-        var reassembler = TCPReassembler(limits: limits)
-        var time = Timestamp(nanoseconds: 0)
-        var recordedDrops = 0
         defer { progress?.finish() }
-        do {
-            while let packet = try reader.next() {
-                statistics.packets += 1
-                try packetObserver?(packet)
-                time = packet.timestamp
-                switch parser.parse(packet.bytes, wireLength: packet.originalLength, timestamp: time) {
-                case .segment(let segment):
-                    statistics.segments += 1
-                    try reassembler.process(segment, at: time) { try receive(.stream($0), time) }
-                case .fragmentHeld:
-                    statistics.fragmentsHeld += 1
-                case .notTCP:
-                    statistics.notTCP += 1
-                case .malformed(let reason, let offset):
-                    statistics.malformed += 1
-                    try receive(.malformedPacket(number: statistics.packets, reason: reason, offset: offset), time)
-                case .unsupportedLinkType:
-                    statistics.unsupportedPackets += 1
-                }
-                // Checking the counter first keeps the common path free of the array hand-off.
-                if parser.defragmentationStatistics.datagramsDropped != recordedDrops {
-                    recordedDrops = parser.defragmentationStatistics.datagramsDropped
-                    for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
-                }
+        return try CaptureReassembly(source: reader, limits: limits).run(
+            reportsLatestCounters: reportsLatestCounters, packetObserver: packetObserver, packetDone: {
                 progress?.tick(bytesRead: (reader as? PcapReader)?.fileOffset)
-                guard try packetDone() else { break }
+                return try packetDone()
             }
-        } catch let error as CaptureError {
-            statistics.readError = error
+        ) { event, time in
+            if case .unsupportedLinkType(let linkType) = event {
+                StandardError.writeLine(
+                    "framedump: \(displayName): link type \(linkType) is not supported; its packets are skipped "
+                        + "(supported: NULL, EN10MB, RAW, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6; https://www.tcpdump.org/linktypes.html)")
+            }
+            try receive(event, time)
         }
-        parser.finish()
-        for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
-        statistics.fragmentDrops = parser.defragmentationStatistics.datagramsDropped
-        if reportsLatestCounters {
-            for summary in reassembler.trackedConnections { try receive(.latestCounters(summary), time) }
-        }
-        try reassembler.finish { try receive(.stream($0), time) }
-        return statistics
     }
 }

@@ -1,3 +1,4 @@
+import PacketCapture
 import PacketDecoding
 
 /// What `framedump streams` gathers from a capture — one ``ConnectionRecord`` per connection —
@@ -34,7 +35,7 @@ final class StreamListing {
             try files.write(bytes, for: record.labels[direction.rawValue])
         case .stream(.gap(let number, let direction, let offset, let length, _)):
             records[number]?.gaps[direction.rawValue].append((offset, length))
-        case .stream(.directionClosed):
+        case .stream(.directionClosed), .unsupportedLinkType:
             break
         case .stream(.connectionClosed(let summary, let reason)):
             records[summary.connection]?.summary = summary

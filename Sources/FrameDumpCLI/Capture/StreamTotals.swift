@@ -6,7 +6,11 @@ import FrameCodec
 /// instead of these fields (about 200 bytes a direction, at 100,000 connections 40 MB).
 final class StreamTotals {
     /// The direction's frame format, `nil` when it carried no data to decide one.
-    var format: FrameFormat?
+    var format: FrameFormat? {
+        didSet { commandField = format?.fields.firstIndex { $0.name == "cmd" } }
+    }
+    /// The index of the format's `cmd` field, if it has one.
+    private var commandField: Int?
     /// Frames, checksum mismatches, skips, oversize headers, truncated tails and gaps.
     var counts = DecodeSummary()
     /// Bytes in whole frames, headers included.
@@ -18,14 +22,11 @@ final class StreamTotals {
     /// Totals of a direction decoded as `format` (`nil`: not decided, no data).
     init(format: FrameFormat? = nil) {
         self.format = format
+        commandField = format?.fields.firstIndex { $0.name == "cmd" }
     }
 
     /// Adds one decoder output.
-    ///
-    /// - Parameters:
-    ///   - output: The frame or event.
-    ///   - commandField: The index of the format's `cmd` field, if it has one.
-    func count(_ output: FrameDecoderOutput, commandField: Int?) {
+    func count(_ output: FrameDecoderOutput) {
         counts.count(output)
         guard case .frame(let frame) = output else { return }
         frameBytes &+= UInt64(frame.bytes.count)

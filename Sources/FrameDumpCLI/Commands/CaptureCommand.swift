@@ -7,9 +7,9 @@ import PacketDecoding
 /// completes it arrives.
 ///
 /// ```
-/// LiveCapture ──> CaptureSource ──> CaptureDecodePipeline ──> renderer ──> stdout (flushed per packet)
-/// (immediate        (parse, TCP        (FrameDecoder per
-///  mode, BPF)        reassembly)        direction)
+/// LiveCapture ──> CaptureSource ──> DecodeSession ──> renderer ──> stdout (flushed per packet)
+/// (immediate        (parse, TCP        (FramingEngine:
+///  mode, BPF)        reassembly)        FrameDecoder per direction)
 ///      └── -w FILE: every packet also saved by a PcapWriter
 /// ```
 ///
@@ -62,7 +62,7 @@ enum CaptureCommand: Command {
         }
         let count = try arguments.positiveInteger("count")
         let snaplen = try arguments.positiveInteger("snaplen") ?? LiveCapture.defaultSnaplen
-        let format = try arguments.value("format").map(DecodeCommand.resolveFormat)
+        let options = try FrameOutputOptions(arguments)
         let limits = try CaptureLimits(arguments)
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals[...])
 
@@ -88,7 +88,8 @@ enum CaptureCommand: Command {
                 + (filter.map { ", filter '\($0)'" } ?? ""))
 
         let (outcome, signal) = try CaptureInterruption.during(capture) {
-            try CaptureDecoding.decode(source, format: format, limits: limits, arguments: arguments, context: context, frameLimit: count,
+            try CaptureDecoding.decode(source, options: options, limits: limits, keepsTotals: arguments.flag("summary"),
+                                       context: context, frameLimit: count,
                                        flushesEachPacket: true, packetObserver: writer.map { writer in { try writer.write($0) } })
         }
         var failed = false

@@ -1,11 +1,13 @@
 import FrameCodec
+import PacketDecoding
+import StreamFraming
 
 /// `framedump decode [OPTIONS] [FILE|-] [FILTER...]`: splits a byte stream into frames and shows them.
 ///
-/// The command only wires things together. A hex dump: a ``HexDumpSource`` produces stream
-/// input, a ``DecodePipeline`` frames it, and a ``FrameRenderer`` (``TextRenderer`` or
-/// ``JSONLinesWriter``) renders it into the buffered standard output. A capture (told apart by
-/// its first bytes, ``InputKind``): see ``CaptureDecoding``.
+/// The command only wires things together. A hex dump: a ``HexDumpSource`` reads its bytes, a
+/// ``DecodeSession`` frames them as one stream, and an ``OutputRenderer`` (text or JSON Lines)
+/// renders them into the buffered standard output. A capture (told apart by its first bytes,
+/// ``InputKind``): see ``CaptureDecoding``; it ends in the same session.
 enum DecodeCommand: Command {
     static let spec = CommandSpec(
         name: "decode",
@@ -47,7 +49,7 @@ enum DecodeCommand: Command {
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
-        let format = try arguments.value("format").map(resolveFormat)
+        let options = try FrameOutputOptions(arguments)
         let limits = try CaptureLimits(arguments)
         let frameLimit = try arguments.positiveInteger("count")
         let input = try InputArgument(arguments)
@@ -60,8 +62,8 @@ enum DecodeCommand: Command {
         let opened: InputKind.Opened
         switch InputKind.identify(path: path) {
         case .capture(let capture):
-            return try CaptureDecoding.run(path: path, opened: capture, filter: filter, format: format, limits: limits,
-                                           arguments: arguments, context: context, frameLimit: frameLimit)
+            return try CaptureDecoding.run(path: path, opened: capture, filter: filter, options: options, limits: limits,
+                                           keepsTotals: arguments.flag("summary"), context: context, frameLimit: frameLimit)
         case .hexDump(let text):
             opened = text
         case .unreadable:
@@ -73,60 +75,35 @@ enum DecodeCommand: Command {
             throw UsageError("\(what) applies only to a capture (pcap or pcapng), and \(path == "-" ? "standard input" : path) is not one")
         }
         if arguments.flag("summary") { throw UsageError("--summary applies only to a capture; a hex dump is one stream") }
-        let source = HexDumpSource(path: path, opened: opened)
-        let includesPayload = arguments.value("payload") != "none"
-        if arguments.flag("json") {
-            return try decode(source, format: format, maxFrameLength: limits.maxFrameLength, frameLimit: frameLimit, context: context) { format in
-                JSONLinesWriter(format: format, includesPayload: includesPayload)
-            }
+        let bytes = try HexDumpSource(path: path, opened: opened).read()
+        let configuration = limits.framing(format: options.format)
+        if options.json {
+            return try decode(bytes, configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: options.includesPayload),
+                              frameLimit: frameLimit, context: context)
         }
-        let choice = ColorChoice(rawValue: arguments.value("color") ?? "auto") ?? .auto
-        let style = TextStyle(
-            enabled: Terminal.usesColor(choice, environment: context.environment, outputIsTerminal: context.outputIsTerminal)
-        )
-        return try decode(source, format: format, maxFrameLength: limits.maxFrameLength, frameLimit: frameLimit, context: context) { format in
-            TextRenderer(format: format, style: style, showsBody: includesPayload)
-        }
+        return try decode(bytes, configuration: configuration,
+                          renderer: TextOutputRenderer(style: options.textStyle(context), showsBody: options.includesPayload),
+                          frameLimit: frameLimit, context: context)
     }
 
-    /// Runs `source` through a pipeline rendering with `makeRenderer`, stopping after
-    /// `frameLimit` frames when given.
+    /// Frames a hex dump's bytes as one unlabelled stream, rendered with `renderer`, stopping
+    /// after `frameLimit` frames when given.
     ///
     /// A closed standard output ends the run quietly, with the status of what was decoded so far.
-    private static func decode<Renderer: FrameRenderer>(
-        _ source: some StreamSource,
-        format: FrameFormat?,
-        maxFrameLength: Int?,
-        frameLimit: Int?,
-        context: CommandContext,
-        makeRenderer: @escaping (FrameFormat) -> Renderer
-    ) throws -> ExitStatus {
-        let pipeline = DecodePipeline(format: format, output: context.output, makeRenderer: makeRenderer, detected: { detected in
-            StandardError.writeLine("framedump: detected format \(detected.name) from the first bytes (use --format to choose another)")
-        }, maxFrameLength: maxFrameLength)
-        pipeline.frameLimit = frameLimit
+    private static func decode(_ bytes: [UInt8], configuration: FramingConfiguration, renderer: some OutputRenderer,
+                               frameLimit: Int?, context: CommandContext) throws -> ExitStatus {
+        var session = DecodeSession(configuration: configuration, renderer: renderer, output: context.output, alwaysCloses: false)
+        session.frameLimit = frameLimit
+        let stream = StreamKey(connection: 0, direction: .clientToServer)
+        let time = Timestamp(nanoseconds: 0)
+        session.openConnection(0, client: nil)
         do {
-            try source.run(pipeline.consume)
-            try pipeline.finish()
+            try bytes.withUnsafeBytes { try session.receive($0, on: stream, at: time) }
+            try session.end(stream, at: time)
+            try session.finish()
         } catch OutputError.closed {
-            return pipeline.summary.exitStatus
+            return session.exitStatus
         }
-        return pipeline.summary.exitStatus
-    }
-
-    /// The format a `--format` value names: a preset, or a spec.
-    ///
-    /// - Throws: ``UsageError`` pointing at the column where the spec went wrong, and suggesting
-    ///   a preset when the value looks like a mistyped preset name.
-    static func resolveFormat(_ text: String) throws(UsageError) -> FrameFormat {
-        do {
-            return try FrameFormat(nameOrSpec: text)
-        } catch {
-            // A bare word is most likely a mistyped preset name.
-            let isWord = !text.contains { $0 == ":" || $0 == "=" || $0 == " " }
-            let hint = isWord ? Suggestion.hint(for: text, among: FrameFormat.presets.map(\.name)) : ""
-            let caret = String(repeating: " ", count: max(0, error.column - 1)) + "^"
-            throw UsageError("invalid --format at column \(error.column): expected \(error.expected)\(hint)\n  \(text)\n  \(caret)")
-        }
+        return session.exitStatus
     }
 }

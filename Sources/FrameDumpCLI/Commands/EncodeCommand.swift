@@ -65,7 +65,7 @@ enum EncodeCommand: Command {
         guard let formatText = arguments.value("format") else {
             throw UsageError("--format is required: encode cannot guess a layout (presets: \(FrameFormat.presets.map(\.name).joined(separator: ", ")))")
         }
-        let encoder = FrameEncoder(format: try DecodeCommand.resolveFormat(formatText))
+        let encoder = FrameEncoder(format: try FrameOutputOptions.resolveFormat(formatText))
         let optionFrame = try frameFromOptions(arguments)
         if optionFrame != nil, let path = arguments.positionals.first {
             throw UsageError("'\(path)': give frames either as JSON Lines input or with --field/--body-* options, not both")

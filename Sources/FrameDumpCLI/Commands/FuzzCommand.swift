@@ -114,7 +114,7 @@ enum FuzzCommand: Command {
     }
 
     private static func layouts(_ text: String) throws(UsageError) -> [FrameFuzzer.Layout] {
-        text == "random" ? [.random] : [.format(try DecodeCommand.resolveFormat(text))]
+        text == "random" ? [.random] : [.format(try FrameOutputOptions.resolveFormat(text))]
     }
 
     private static func describe(_ layout: FrameFuzzer.Layout) -> String {

@@ -1,11 +1,11 @@
 import FrameCodec
 
-/// A hex dump in a file or on standard input, as one stream.
+/// A hex dump in a file or on standard input: the bytes of one stream.
 ///
 /// The text may be in any form `HexDump.parse` accepts (plain, NSData `<...>`, xxd, hexdump -C,
 /// Wireshark "Copy as Hex Dump", `0x..,` literals); several dumps separated by blank lines make
 /// one continuous stream.
-struct HexDumpSource: StreamSource {
+struct HexDumpSource {
     /// A file path, or `-` for standard input.
     var path: String
     /// For an input that cannot be reopened (standard input, a pipe): the bytes already read
@@ -15,7 +15,12 @@ struct HexDumpSource: StreamSource {
     /// The name used in messages: the path, or `<stdin>`.
     var displayName: String { path == "-" ? "<stdin>" : path }
 
-    func run(_ deliver: (StreamInput) throws -> Void) throws {
+    /// Reads and parses the whole dump.
+    ///
+    /// - Returns: The stream's bytes (several dumps separated by blank lines: one after the other).
+    /// - Throws: ``CommandFailure`` (exit 2) when the input cannot be read, or is not a hex dump
+    ///   (`file:line:column: expected …`).
+    func read() throws(CommandFailure) -> [UInt8] {
         // Reading stops at a NUL byte, which no hex dump holds: binary input (`/dev/zero`, a
         // mistaken file) is reported at once instead of being read whole into memory.
         let read = opened.stream.map { stream in
@@ -40,8 +45,6 @@ struct HexDumpSource: StreamSource {
             // Without a format there would be no output at all, which looks like a hang or a bug.
             StandardError.writeLine("framedump decode: \(displayName) holds no hex bytes")
         }
-        let stream = StreamID(rawValue: 0)
-        try bytes.withUnsafeBytes { try deliver(.data(stream, offset: 0, bytes: $0)) }
-        try deliver(.end(stream))
+        return bytes
     }
 }

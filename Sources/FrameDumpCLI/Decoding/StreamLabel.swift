@@ -38,6 +38,9 @@ struct StreamLabel: Sendable, Equatable {
         jsonKeys = Array(",\"conn\":\(connection),\"dir\":\"\(direction)\",\"src\":\"\(sourceText)\",\"dst\":\"\(destinationText)\"".utf8)
     }
 
+    /// `conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000`: the stream, as messages name it.
+    var name: String { "conn \(connection) \(direction) \(sourceText) → \(destinationText)" }
+
     /// The label of the same connection's other stream; it shares this one's endpoint texts
     /// (made once per connection, not once per direction).
     var reversed: StreamLabel {

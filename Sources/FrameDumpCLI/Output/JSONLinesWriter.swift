@@ -30,7 +30,7 @@ import PacketDecoding
 /// `conn`/`dir`/`src`/`dst` text once per stream (``StreamLabel/jsonKeys``), the date and time of `ts`
 /// once per second; each line is written through a ``ByteCursor`` into a scratch sized for it and
 /// appended to the output buffer in one copy. Nothing allocates per frame.
-struct JSONLinesWriter: FrameRenderer {
+struct JSONLinesWriter {
     let format: FrameFormat
     /// Whether frames carry `payload_hex`.
     let includesPayload: Bool

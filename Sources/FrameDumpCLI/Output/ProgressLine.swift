@@ -114,11 +114,12 @@ final class ProgressLine {
     }
 
     /// `512 B`, `64.0 kB`, `12.3 MB`, `4.56 GB`: decimal units, three significant digits or so.
+    /// The bounds sit where rounding would show `1000.0` of a unit: that is the next unit's `1.0`.
     static func size(_ bytes: Int64) -> String {
         switch bytes {
         case ..<1000: "\(bytes) B"
-        case ..<1_000_000: "\(decimal(Double(bytes) / 1e3)) kB"
-        case ..<1_000_000_000: "\(decimal(Double(bytes) / 1e6)) MB"
+        case ..<999_950: "\(decimal(Double(bytes) / 1e3)) kB"
+        case ..<999_950_000: "\(decimal(Double(bytes) / 1e6)) MB"
         default: "\(decimal(Double(bytes) / 1e9, digits: 2)) GB"
         }
     }

@@ -26,7 +26,7 @@ import PacketDecoding
 /// Outputs of labelled streams (captures, sockets) start with the connection, direction and
 /// endpoints, the arrow pointing the way the bytes went, and the time when known:
 /// `conn 3 s2c 127.0.0.1:9000 → 127.0.0.1:51000  2024-05-01T12:00:00.123456789Z  frame  offset 0  …`.
-struct TextRenderer: FrameRenderer {
+struct TextRenderer {
     let format: FrameFormat
     let style: TextStyle
     /// Whether bodies are shown under their headings (`--payload hex`) or left out (`none`).

@@ -1,8 +1,12 @@
 import PacketDecoding
 
-/// What a ``CaptureSource`` reports, in capture order.
-enum CaptureEvent {
-    /// Connections, stream bytes, gaps, closes and limits from the TCP reassembler.
+/// What ``CaptureReassembly`` reports, in capture order.
+public enum CaptureEvent {
+    /// The source's link type is not one `PacketParser` decodes: sent once, before anything
+    /// else. Its packets are counted in ``CaptureStatistics/unsupportedPackets`` and skipped.
+    case unsupportedLinkType(LinkType)
+    /// Connections, stream bytes, gaps, closes and limits from the TCP reassembler. A `data`
+    /// event's bytes are valid only during the call that delivers it.
     case stream(ReassemblyEvent)
     /// A packet that could not be decoded down to TCP: its number in the capture (from 1), why,
     /// and the byte offset in the packet where decoding stopped.

@@ -1,8 +1,9 @@
 import FrameCodec
 import PacketDecoding
+import StreamFraming
 
-/// Renders a capture's decoding for people: each frame or event as ``TextRenderer`` shows a
-/// labelled stream's (connection, direction, sender → receiver, time, then the frame), capture
+/// Renders decoding for people: each frame or event as ``TextRenderer`` shows it (for a
+/// labelled stream, the connection, direction, sender → receiver and time first), capture
 /// events in the same style, the `--summary` blocks and the line of overall counts.
 ///
 /// ```
@@ -19,7 +20,7 @@ import PacketDecoding
 ///
 /// 8 frames; 36 bytes skipped; 20 bytes truncated; 65 bytes never captured
 /// ```
-struct CaptureTextRenderer: CaptureRenderer {
+struct TextOutputRenderer: OutputRenderer {
     let style: TextStyle
     /// Whether frame bodies are shown.
     let showsBody: Bool
@@ -37,14 +38,14 @@ struct CaptureTextRenderer: CaptureRenderer {
         return renderers.count - 1
     }
 
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel, time: Timestamp,
+    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?,
                          into buffer: inout [UInt8]) {
         renderers[format].wroteBlock = wroteBlock
         renderers[format].render(output, label: label, time: time, into: &buffer)
         wroteBlock = true
     }
 
-    mutating func renderLimit(_ limit: DecodeLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+    mutating func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         let what = switch limit {
         case .reassembly(.outOfOrderBytesPerDirection): "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
         case .reassembly(.outOfOrderBytesTotal): "out-of-order bytes of all connections over the limit: this direction's holes become gaps"

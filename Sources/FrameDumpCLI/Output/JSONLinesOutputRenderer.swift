@@ -1,8 +1,10 @@
 import FrameCodec
 import PacketDecoding
+import StreamFraming
 
-/// Renders a capture's decoding as JSON Lines: the frames and events of the hex-dump schema with
-/// `conn`, `src`, `dst` and `ts` after `type`, and the capture's own line types (docs/cli.md):
+/// Renders decoding as JSON Lines: frames and events (for labelled streams — captures, sockets —
+/// with `conn`, `dir`, `src`, `dst` and `ts` after `type`), and the capture's own line types
+/// (docs/cli.md):
 ///
 /// ```
 /// {"type":"frame","conn":1,"src":"10.0.0.1:40000","dst":"10.0.0.2:7000","ts":"2023-11-14T22:13:20.004000148Z","offset":0,…}
@@ -12,7 +14,7 @@ import PacketDecoding
 /// {"type":"fragments_dropped","ts":…,"src":"10.0.0.1","dst":"10.0.0.2","id":7,"reason":"end_of_capture","length":128}
 /// {"type":"summary","conn":1,"client":…,"server":…,"c2s":{…},"s2c":{…}}
 /// ```
-struct CaptureJSONRenderer: CaptureRenderer {
+struct JSONLinesOutputRenderer: OutputRenderer {
     /// Whether frames carry `payload_hex`.
     let includesPayload: Bool
     private var writers: [JSONLinesWriter] = []
@@ -26,16 +28,16 @@ struct CaptureJSONRenderer: CaptureRenderer {
         return writers.count - 1
     }
 
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel, time: Timestamp,
+    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?,
                          into buffer: inout [UInt8]) {
         writers[format].render(output, label: label, time: time, into: &buffer)
     }
 
-    func renderLimit(_ limit: DecodeLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+    func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: "{\"type\":\"limit\"".utf8)
         JSONLinesWriter.appendStreamKeys(label: label, time: time, to: &buffer)
         buffer.append(contentsOf: ",\"limit\":".utf8)
-        JSONString.append(limit.name, to: &buffer)
+        JSONString.append(Self.name(of: limit), to: &buffer)
         buffer.append(contentsOf: "}\n".utf8)
     }
 
@@ -124,6 +126,14 @@ struct CaptureJSONRenderer: CaptureRenderer {
     private func appendOpening(_ name: String, time: Timestamp, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: "{\"type\":\"\(name)\"".utf8)
         JSONLinesWriter.appendStreamKeys(label: nil, time: time, to: &buffer)
+    }
+
+    /// The JSON `limit` value.
+    private static func name(of limit: FramingLimit) -> String {
+        switch limit {
+        case .reassembly(let limit): limit.description
+        case .bufferedBytesTotal: "buffered_bytes_total"
+        }
     }
 
     /// The JSON value of a drop reason.

@@ -1,14 +1,15 @@
 import FrameCodec
 import PacketDecoding
+import StreamFraming
 
-/// Renders what decoding a capture produces: frames and events of any number of streams (each
-/// with its ``StreamLabel`` and the capture time of the packet that completed it), capture-level
-/// events, and the `--summary` totals.
+/// Renders what decoding produces, for every input alike (hex dump, capture, socket): frames
+/// and events of any number of streams (each with its ``StreamLabel`` and the time of the input
+/// that completed it), capture-level events, the `--summary` totals and the closing text.
 ///
-/// A capture may carry several frame formats (each direction's is detected on its own), so a
-/// capture renderer holds one ``FrameRenderer`` per format, registered with ``add(_:)``.
-/// Implemented by ``CaptureJSONRenderer`` (JSON Lines) and ``CaptureTextRenderer`` (people).
-protocol CaptureRenderer {
+/// Streams may carry several frame formats (each is detected on its own), so a renderer holds
+/// one per-format renderer (``TextRenderer``, ``JSONLinesWriter``), registered with ``add(_:)``.
+/// Implemented by ``JSONLinesOutputRenderer`` (JSON Lines) and ``TextOutputRenderer`` (people).
+protocol OutputRenderer {
     /// Registers a frame format; returns the index to render its frames with.
     mutating func add(_ format: FrameFormat) -> Int
 
@@ -17,15 +18,17 @@ protocol CaptureRenderer {
     /// - Parameters:
     ///   - output: The decoder output.
     ///   - format: The stream's format, as returned by ``add(_:)``.
-    ///   - label: The stream's connection, direction and endpoints.
-    ///   - time: The capture time of the packet that completed the output.
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel, time: Timestamp,
+    ///   - label: The stream's connection, direction and endpoints; `nil` for an unlabelled
+    ///     stream (a hex dump's).
+    ///   - time: The time of the input that completed the output (capture or wall-clock time);
+    ///     `nil` when unknown (a hex dump).
+    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?,
                          into buffer: inout [UInt8])
 
     /// Appends a limit being reached (a ``ReassemblyLimits`` bound, or `--max-buffered`), at
     /// capture time `time`, for the stream `label` names (for the connection limit: its client
     /// to server direction).
-    mutating func renderLimit(_ limit: DecodeLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
+    mutating func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
 
     /// Appends a packet that could not be decoded: its number in the capture (from 1), capture
     /// time, why, and the byte offset in the packet where decoding stopped.

@@ -1,0 +1,277 @@
+import FrameCodec
+import PacketCapture
+import PacketDecoding
+import StreamFraming
+
+/// One run of `decode`, `capture` or a live command: the ``FramingEngine`` that frames every
+/// stream, and what the CLI does with its events — render them, count them, and say on standard
+/// error which format was chosen.
+///
+/// ```
+/// hex dump ─────────────── open/receive/end ─┐
+/// capture: CaptureEvent ── consume ──────────┼─> FramingEngine ──FramingEvent──> OutputRenderer ──> OutputStream
+/// socket: LiveDecoding ─── open/receive/end ─┘     (StreamFraming)                 (text / JSON Lines)
+/// ```
+///
+/// The session owns no format policy and no bound: those are the engine's. It adds the
+/// output-side concerns: the renderer's per-format registrations, the counts behind the exit
+/// status, `--summary`'s totals, `capture -c`'s frame limit and `listen --respond`'s observer.
+///
+/// A struct, held in a local and mutated in place (see ``FramingEngine``): its engine and its
+/// sink are disjoint stored properties, so the engine's callback may mutate the sink.
+struct DecodeSession<Renderer: OutputRenderer> {
+    private var engine: FramingEngine<StreamContext>
+    private var sink: Sink
+
+    /// - Parameters:
+    ///   - configuration: The format policy and the framing bounds.
+    ///   - renderer: Renders frames, events and totals.
+    ///   - output: Where renderings go; written a block at a time.
+    ///   - keepsTotals: Whether to keep each connection's ``ConnectionTotals`` for ``finish()``
+    ///     (`--summary`; memory then grows by one small record per connection).
+    ///   - alwaysCloses: Whether ``finish()`` writes the closing text even when no stream had a
+    ///     format (a capture: `0 frames`); a hex dump with no bytes writes nothing.
+    init(configuration: FramingConfiguration, renderer: Renderer, output: OutputStream, keepsTotals: Bool = false,
+         alwaysCloses: Bool = true) {
+        engine = FramingEngine(configuration: configuration)
+        sink = Sink(renderer: renderer, output: output, keepsTotals: keepsTotals, alwaysCloses: alwaysCloses)
+        if let format = engine.formats.first {
+            sink.register(format)
+            sink.givenFormat = format
+        }
+    }
+
+    /// Counts of every frame and event rendered.
+    var summary: DecodeSummary { sink.summary }
+
+    /// Where renderings go.
+    var output: OutputStream { sink.output }
+
+    /// The exit status for what was rendered: 2 if any frame or event was bad, or any data lost.
+    var exitStatus: ExitStatus { sink.summary.isClean && sink.problems == 0 ? .success : .badInput }
+
+    /// How many frames to render before stopping (`-c N`), or `nil` for no limit. Once reached,
+    /// later frames and events are neither rendered nor counted.
+    var frameLimit: Int? {
+        get { sink.frameLimit }
+        set { sink.frameLimit = newValue }
+    }
+
+    /// Whether ``frameLimit`` frames have been rendered.
+    var reachedFrameLimit: Bool { sink.reachedFrameLimit }
+
+    /// Sees every frame and event after it is rendered, with its stream: `listen --respond`
+    /// answers requests from here.
+    var observer: ((StreamKey, FrameDecoderOutput) throws -> Void)? {
+        get { sink.observer }
+        set { sink.observer = newValue }
+    }
+
+    /// Takes one event of a capture.
+    ///
+    /// - Parameters:
+    ///   - event: What the capture's reassembly found.
+    ///   - time: The capture time of the packet it came from.
+    /// - Throws: ``OutputError``; ``CommandFailure`` (exit 1) when no format can be found.
+    mutating func consume(_ event: CaptureEvent, at time: Timestamp) throws {
+        guard !sink.reachedFrameLimit else { return }
+        switch event {
+        case .stream(let event):
+            try framing { engine, sink in
+                try engine.consume(event, at: time, contexts: sink.contexts) { try sink.handle($0) }
+            }
+        case .malformedPacket(let number, let reason, let offset):
+            sink.problems += 1
+            sink.renderer.renderMalformedPacket(number: number, time: time, reason: reason, offset: offset, into: &sink.output.buffer)
+            try sink.output.flushIfBlockFull()
+        case .fragmentsDropped(let drop):
+            sink.problems += 1
+            sink.renderer.renderFragmentsDropped(drop, time: time, into: &sink.output.buffer)
+            try sink.output.flushIfBlockFull()
+        case .unsupportedLinkType, .latestCounters:
+            break
+        }
+    }
+
+    /// Opens a connection of labelled streams (a socket's) or the single unlabelled stream of a
+    /// hex dump (`client: nil`, connection 0).
+    mutating func openConnection(_ connection: Int, client: StreamLabel?) {
+        let (clientContext, serverContext) = sink.contexts(client: client)
+        engine.openConnection(connection, client: clientContext, server: serverContext)
+    }
+
+    /// Frames the next bytes of `key`'s stream, arrived at `time`.
+    ///
+    /// - Throws: ``OutputError``; ``CommandFailure`` (exit 1) when no format can be found.
+    mutating func receive(_ bytes: UnsafeRawBufferPointer, on key: StreamKey, at time: Timestamp) throws {
+        try framing { engine, sink in try engine.receive(bytes, on: key, at: time) { try sink.handle($0) } }
+    }
+
+    /// Ends `key`'s stream: an unfinished frame is reported `truncated`.
+    mutating func end(_ key: StreamKey, at time: Timestamp) throws {
+        try framing { engine, sink in try engine.endStream(key, at: time) { try sink.handle($0) } }
+    }
+
+    /// Ends both streams of `connection` (unfinished frames reported `truncated`) and forgets it.
+    mutating func closeConnection(_ connection: Int, at time: Timestamp) throws {
+        try framing { engine, sink in try engine.closeConnection(connection, at: time) { try sink.handle($0) } }
+    }
+
+    /// Ends the run: open streams end, streams still waiting for a format get the fallback (or
+    /// the run fails), then the `--summary` totals and the closing text.
+    ///
+    /// - Throws: ``CommandFailure`` (exit 1) when streams had data but no format could be
+    ///   detected; ``OutputError``.
+    mutating func finish() throws {
+        try framing { engine, sink in try engine.finish { try sink.handle($0) } }
+        if engine.assumedStreams > 1 {
+            StandardError.writeLine(
+                "framedump: \(engine.assumedStreams) streams in all fit no preset format and were decoded as \(engine.formats[0].name)")
+        }
+        try sink.finish(hasFormat: !engine.formats.isEmpty)
+    }
+
+    /// Runs a step of the engine, turning a failed detection into the command's usage error.
+    private mutating func framing(_ body: (inout FramingEngine<StreamContext>, inout Sink) throws -> Void) throws {
+        do {
+            try body(&engine, &sink)
+        } catch is FormatDetectionError {
+            throw sink.noFormatFailure!
+        }
+    }
+}
+
+extension DecodeSession {
+    /// Everything but the engine: the renderer and the counts, mutated by the engine's callback.
+    private struct Sink {
+        var renderer: Renderer
+        let output: OutputStream
+        let keepsTotals: Bool
+        let alwaysCloses: Bool
+        /// Formats registered with the renderer, by renderer index (the engine's indices).
+        var formats: [FrameFormat] = []
+        /// The `--format`, limits applied, if one was given.
+        var givenFormat: FrameFormat?
+        var summary = DecodeSummary()
+        /// Events that mean lost or undecodable data besides the decoder's: limits reached,
+        /// malformed packets, dropped fragments.
+        var problems = 0
+        var frameLimit: Int?
+        var observer: ((StreamKey, FrameDecoderOutput) throws -> Void)?
+        /// Closed connections' totals, for `--summary` (a stream still waiting for a format
+        /// adds to its totals later, through the shared ``StreamTotals``).
+        var closedConnections: [ConnectionTotals] = []
+        /// The failure to throw once the engine gives up detecting a format.
+        var noFormatFailure: CommandFailure?
+
+        init(renderer: Renderer, output: OutputStream, keepsTotals: Bool, alwaysCloses: Bool) {
+            self.renderer = renderer
+            self.output = output
+            self.keepsTotals = keepsTotals
+            self.alwaysCloses = alwaysCloses
+        }
+
+        var reachedFrameLimit: Bool { frameLimit.map { summary.frames >= $0 } ?? false }
+
+        mutating func register(_ format: FrameFormat) {
+            formats.append(format)
+            let index = renderer.add(format)
+            assert(index == formats.count - 1)
+        }
+
+        /// The contexts of a capture connection's two streams.
+        func contexts(_ connection: Int, _ client: Endpoint, _ server: Endpoint) -> (StreamContext, StreamContext) {
+            contexts(client: StreamLabel(connection: connection, direction: .clientToServer, source: client, destination: server))
+        }
+
+        /// The contexts of the streams `client` labels and its reverse (`nil`: a hex dump's).
+        func contexts(client: StreamLabel?) -> (StreamContext, StreamContext) {
+            func totals() -> StreamTotals? { keepsTotals ? StreamTotals(format: givenFormat) : nil }
+            return (StreamContext(label: client, totals: totals()), StreamContext(label: client?.reversed, totals: totals()))
+        }
+
+        mutating func handle(_ event: FramingEvent<StreamContext>) throws {
+            switch event {
+            case .output(let decoded, let stream):
+                guard !reachedFrameLimit else { return }
+                summary.count(decoded)
+                let format = stream.formatIndex!
+                if let totals = stream.context.totals {
+                    if totals.format == nil { totals.format = formats[format] }
+                    totals.count(decoded)
+                }
+                let label = stream.context.label
+                renderer.render(decoded, format: format, label: label, time: label == nil ? nil : stream.time, into: &output.buffer)
+                try output.flushIfBlockFull()
+                try observer?(stream.key, decoded)
+            case .formatDetected(let format, let stream, let isNew):
+                guard isNew else { return }
+                // The engine added it to its formats last; the renderer's indices follow the same order.
+                register(format)
+                StandardError.writeLine(
+                    "framedump: detected format \(format.name) from the first bytes\(Self.of(stream)) (use --format to choose another)")
+            case .formatAssumed(let stream):
+                guard let format = stream.formatIndex, !noteGiven else { return }
+                noteGiven = true
+                StandardError.writeLine(
+                    "framedump: the first bytes\(Self.of(stream)) fit no preset format; decoding it as \(formats[format].name)")
+            case .formatUndetectable(let stream, let firstBytes):
+                noFormatFailure = Self.noFormatFailure(stream, firstBytes: firstBytes)
+            case .limit(let limit, let stream):
+                problems += 1
+                guard !reachedFrameLimit, let label = stream.context.label else { return }
+                renderer.renderLimit(limit, label: label, time: stream.time, into: &output.buffer)
+                try output.flushIfBlockFull()
+            case .connectionClosed(let client, let server):
+                guard keepsTotals, let label = client.context.label else { return }
+                closedConnections.append(ConnectionTotals(
+                    connection: label.connection, client: label.source, server: label.destination,
+                    directions: [client.context.totals!, server.context.totals!]))
+            }
+        }
+
+        /// Whether the note about a stream that fit no preset was written (it is written once).
+        var noteGiven = false
+
+        mutating func finish(hasFormat: Bool) throws {
+            if keepsTotals {
+                for connection in closedConnections.sorted(by: { $0.connection < $1.connection }) {
+                    renderer.renderTotals(connection, into: &output.buffer)
+                    try output.flushIfBlockFull()
+                }
+            }
+            if hasFormat || alwaysCloses { renderer.finish(summary, into: &output.buffer) }
+            try output.flush()
+        }
+
+        /// ` of conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000`, or nothing for a hex dump's stream.
+        private static func of(_ stream: FramedStream<StreamContext>) -> String {
+            stream.context.label.map { " of \($0.name)" } ?? ""
+        }
+
+        /// Decoding cannot go on without a format: name the first stream that fit none and its bytes.
+        private static func noFormatFailure(_ stream: FramedStream<StreamContext>, firstBytes: [UInt8]) -> CommandFailure {
+            var shown: [UInt8] = []
+            for byte in firstBytes.prefix(8) {
+                if !shown.isEmpty { shown.append(UInt8(ascii: " ")) }
+                ByteFormatting.appendHex(byte, to: &shown)
+            }
+            let bytes = String(decoding: shown, as: UTF8.self) + (firstBytes.count > 8 ? " ..." : "")
+            let presets = FrameFormat.presets.map(\.name).joined(separator: ", ")
+            let what = if let label = stream.context.label {
+                firstBytes.isEmpty
+                    ? "no stream starts with data a format can be detected from (first: \(label.name))"
+                    : "no preset format fits the first bytes of any stream (first: \(label.name): \(bytes))"
+            } else {
+                "no preset format fits the first bytes (\(bytes))"
+            }
+            return CommandFailure(
+                message: """
+                framedump decode: \(what)
+                Choose one with --format NAME|SPEC; presets: \(presets) (see 'framedump formats').
+                """,
+                status: .usage
+            )
+        }
+    }
+}

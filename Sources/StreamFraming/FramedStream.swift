@@ -1,0 +1,84 @@
+import FrameCodec
+import PacketDecoding
+
+/// One direction's byte stream as a ``FramingEngine`` frames it: the caller's context, the
+/// format, the time of the input being framed, and — inside the engine — the frame decoder and
+/// what the stream holds while its format is undecided.
+///
+/// A class, so the engine's tables, its waiting list and its queue of partial frames share one
+/// instance, the decoder's buffer is mutated in place (never copied on write), and events hand
+/// the stream to the caller without copying anything.
+///
+/// The state touched per input and per frame opts out of the runtime's exclusivity checks
+/// (`@exclusivity(unchecked)`): as class properties each access cost a `swift_beginAccess`
+/// (docs/performance.md). No overlapping access happens: only the engine mutates a stream, on
+/// the caller's thread, and while its decoder is mutated the event callback may read
+/// ``time``, ``formatIndex`` and ``context`` but never reaches the decoder.
+public final class FramedStream<Context> {
+    /// Inputs held while the format is undecided, copied out of the caller's buffers.
+    enum HeldInput {
+        case data([UInt8])
+        case gap(UInt64)
+        case end
+    }
+
+    /// The stream's connection and direction.
+    public let key: StreamKey
+    /// What the caller attached to the stream when its connection opened.
+    public let context: Context
+    /// The time given with the input being framed: the time of what the stream emits next
+    /// (for inputs held while the format was undecided, each output gets its own input's time).
+    @exclusivity(unchecked) public internal(set) var time = Timestamp(nanoseconds: 0)
+    /// The index of the stream's format in ``FramingEngine/formats``; `nil` until it is decided.
+    @exclusivity(unchecked) public internal(set) var formatIndex: Int?
+
+    /// The frame decoder, once the format is decided; `nil` before, and after the stream ended.
+    @exclusivity(unchecked) var decoder: FrameDecoder?
+    /// Inputs held until the format is decided, with their times.
+    var held: [(input: HeldInput, time: Timestamp)] = []
+    /// Data bytes in ``held``.
+    var heldByteCount = 0
+    /// Whether the held bytes fit no preset and wait for a format detected in another stream.
+    var isWaiting = false
+    /// Whether the stream ended and its decoder was released.
+    private(set) var isFinished = false
+    /// The decoder's ``FrameDecoder/bufferedByteCount`` when the engine last counted it, for
+    /// the total over all streams.
+    @exclusivity(unchecked) var countedBufferedBytes = 0
+    /// Links of the ``PartialFrameQueue``: the streams whose partial frames are older and newer.
+    @exclusivity(unchecked) var olderPartial: FramedStream?
+    @exclusivity(unchecked) var newerPartial: FramedStream?
+    /// Whether the stream is in the ``PartialFrameQueue``.
+    @exclusivity(unchecked) var isQueued = false
+
+    init(key: StreamKey, context: Context) {
+        self.key = key
+        self.context = context
+    }
+
+    /// Whether the stream's format is still undecided: its inputs are being held.
+    public var isUndecided: Bool { formatIndex == nil && !isFinished }
+
+    func hold(_ input: HeldInput, at time: Timestamp) {
+        held.append((input, time))
+        if case .data(let bytes) = input { heldByteCount += bytes.count }
+    }
+
+    /// The held data before the first held gap or end, up to
+    /// ``FramingEngine/detectionProbeLength`` bytes: what the format is detected from.
+    var heldDataPrefix: [UInt8] {
+        var prefix: [UInt8] = []
+        for (input, _) in held {
+            guard case .data(let bytes) = input else { break }
+            prefix += bytes.prefix(FramingEngine<Context>.detectionProbeLength - prefix.count)
+            if prefix.count == FramingEngine<Context>.detectionProbeLength { break }
+        }
+        return prefix
+    }
+
+    /// Frees the decoder once the stream has ended.
+    func release() {
+        decoder = nil
+        isFinished = true
+    }
+}

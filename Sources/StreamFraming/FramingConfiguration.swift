@@ -1,0 +1,47 @@
+import FrameCodec
+
+/// How a ``FramingEngine`` frames its streams: the format policy and the memory bounds.
+///
+/// Every bound is finite by default, and reaching one is an event, never a silent drop.
+public struct FramingConfiguration: Sendable {
+    /// The default of ``maxBufferedBytes``: 64 MiB.
+    public static let defaultMaxBufferedBytes = 64 << 20
+    /// The default of ``maxUndecidedBytes``: 1 MiB.
+    public static let defaultMaxUndecidedBytes = 1 << 20
+
+    /// The format of every stream, or `nil` to detect each stream's own from its first bytes
+    /// (``FrameFormat/detect(_:)``; the policy is in ``FramingEngine``'s documentation).
+    public var format: FrameFormat?
+    /// Replaces the ``FrameFormat/maxFrameLength`` of the given and of every detected format, in
+    /// bytes, header included (`--max-frame-length`); `nil` keeps each format's own.
+    public var maxFrameLength: Int?
+    /// Bytes of unfinished frames that the decoders of all streams together may hold
+    /// (`--max-buffered`). Beyond it, the partial frame that has waited longest is given up: a
+    /// ``FramingEvent/limit(_:stream:)`` event, then its `truncated` output.
+    public var maxBufferedBytes: Int
+    /// Bytes that streams whose first bytes fit no preset may hold, over all of them, while no
+    /// stream has given a format to fall back on. Beyond it, detection fails
+    /// (``FormatDetectionError``).
+    public var maxUndecidedBytes: Int
+
+    /// - Parameters:
+    ///   - format: The format of every stream; `nil` (the default) detects each stream's.
+    ///   - maxFrameLength: Replaces the formats' max frame length, in bytes; `nil` keeps theirs.
+    ///   - maxBufferedBytes: Bytes of partial frames over all streams.
+    ///   - maxUndecidedBytes: Bytes streams may hold while no format is known.
+    public init(format: FrameFormat? = nil, maxFrameLength: Int? = nil,
+                maxBufferedBytes: Int = defaultMaxBufferedBytes, maxUndecidedBytes: Int = defaultMaxUndecidedBytes) {
+        self.format = format
+        self.maxFrameLength = maxFrameLength
+        self.maxBufferedBytes = maxBufferedBytes
+        self.maxUndecidedBytes = maxUndecidedBytes
+    }
+
+    /// `format` with ``maxFrameLength`` in place of its own, when one is set.
+    public func applied(to format: FrameFormat) -> FrameFormat {
+        guard let maxFrameLength else { return format }
+        var limited = format
+        limited.maxFrameLength = maxFrameLength
+        return limited
+    }
+}

@@ -1,0 +1,40 @@
+import PacketDecoding
+
+extension FramingEngine {
+    /// Takes one event of a `TCPReassembler`: the adapter that frames a capture.
+    ///
+    /// `connectionOpened` opens the connection (asking `contexts` for its streams' contexts),
+    /// `data` and `gap` feed the direction, `directionClosed` ends it, `connectionClosed` closes
+    /// the connection, and `limitHit` becomes a ``FramingEvent/limit(_:stream:)`` event.
+    ///
+    /// - Parameters:
+    ///   - event: The reassembler's event; a `data` event's bytes are read during the call only.
+    ///   - time: The capture time of the packet it came from (for what the end of the capture
+    ///     flushes, the last packet's).
+    ///   - contexts: Makes the contexts of a new connection's client-to-server and
+    ///     server-to-client streams, from its number, client and server.
+    ///   - emit: Receives the outputs.
+    /// - Throws: What `emit` throws; ``FormatDetectionError``.
+    public mutating func consume(
+        _ event: ReassemblyEvent,
+        at time: Timestamp,
+        contexts: (_ connection: Int, _ client: Endpoint, _ server: Endpoint) -> (Context, Context),
+        _ emit: Emit
+    ) throws {
+        switch event {
+        case .connectionOpened(let number, let client, let server, _):
+            let (clientContext, serverContext) = contexts(number, client, server)
+            openConnection(number, client: clientContext, server: serverContext)
+        case .data(let number, let direction, _, let bytes):
+            try receive(bytes, on: StreamKey(connection: number, direction: direction), at: time, emit)
+        case .gap(let number, let direction, _, let length, _):
+            try noteGap(byteCount: length, on: StreamKey(connection: number, direction: direction), at: time, emit)
+        case .directionClosed(let number, let direction, _, _):
+            try endStream(StreamKey(connection: number, direction: direction), at: time, emit)
+        case .connectionClosed(let summary, _):
+            try closeConnection(summary.connection, at: time, emit)
+        case .limitHit(let limit, let number, let direction):
+            try noteLimit(limit, connection: number, direction: direction, at: time, emit)
+        }
+    }
+}

@@ -1,0 +1,409 @@
+import FrameCodec
+import PacketDecoding
+
+/// The one framing engine: cuts the byte streams of any number of connections into frames,
+/// one ``FrameDecoder`` per direction, and hands back frames and events as values.
+///
+/// Every input of framedump ends here — a hex dump (one stream), a capture (through
+/// ``consume(_:at:contexts:_:)``, the adapter from `TCPReassembler`'s events), a socket — so
+/// they all follow one format policy and one memory bound. The engine prints nothing, keeps
+/// no globals and decides no exit status: that is the caller's.
+///
+/// ```
+///  caller                                     FramingEngine                           caller
+///  openConnection(1, client: a, server: b)
+///  receive([55 aa 01 03 00 00 00 05 …], c2s)  ─> FramedStream c2s ─> FrameDecoder ─> .output(.frame(offset 0, 17 bytes), c2s)
+///  receive([… 3 bytes of a header], c2s)      ─>   (held: 3 bytes of a partial frame)
+///  noteGap(byteCount: 40, c2s)                ─>                                  ─> .output(.truncated(17, 3)), .output(.gap(20, 40))
+///  endStream(s2c) / closeConnection(1)        ─>   (unfinished tails reported)    ─> .output(.truncated…)…, .connectionClosed
+///  finish()                                   ─>   (undecided streams decided, open connections closed)
+/// ```
+///
+/// **Streams.** A stream is named by its ``StreamKey`` (connection and direction). A
+/// connection is opened with ``openConnection(_:client:server:)``, which attaches the caller's
+/// context to each direction; its streams then take data (contiguous: each chunk continues
+/// where the last ended), gaps (bytes never seen; the decoder reports the unfinished frame as
+/// `truncated`, counts the gap and resyncs), an end (FIN, EOF: the unfinished tail is
+/// `truncated`), and the connection a close (both ends, RST, eviction). Offsets in outputs are
+/// absolute stream offsets, counted from the stream's first byte, gaps included. Inputs for a
+/// stream whose connection is not open, or has ended, are ignored.
+///
+/// **Format policy.** With ``FramingConfiguration/format`` set, every stream uses it. Without,
+/// each stream's format is detected from its own first bytes (``FrameFormat/detect(_:)``, at
+/// most ``detectionProbeLength`` bytes; fewer when a gap or the end comes first), the stream's
+/// inputs being held (copied) until then. A stream whose first bytes fit no preset — a capture
+/// that starts mid-frame, say — is decoded with the first format detected in the input; until
+/// there is one it waits, holding its inputs (at most ``FramingConfiguration/maxUndecidedBytes``
+/// over all waiting streams), and is decoded when one is found, each output with its own
+/// input's time. If none is ever found, the engine emits
+/// ``FramingEvent/formatUndetectable(_:firstBytes:)`` and throws ``FormatDetectionError``.
+///
+/// **Memory.** Held inputs are bounded as above; the bytes of unfinished frames all decoders
+/// hold are bounded by ``FramingConfiguration/maxBufferedBytes``: past it the partial frame
+/// that has waited longest is given up (``FramingEvent/limit(_:stream:)``, then `truncated`),
+/// in O(1) per step (``PartialFrameQueue``). A stream's decoder is released when the stream
+/// ends, so memory follows the open connections, not the input.
+///
+/// **Errors.** Every method that takes `emit` rethrows what `emit` throws, and stops there:
+/// the engine is then in a consistent state but the rest of that input's outputs are lost, so a
+/// caller that throws (a closed output, say) should stop feeding the engine.
+///
+/// A struct, held in a local and mutated in place: exclusive access to its state is then proven
+/// at compile time, where as a class every event and frame paid the runtime's checks
+/// (`swift_beginAccess`) on its stored properties.
+public struct FramingEngine<Context> {
+    /// The callback that receives the engine's events, in order.
+    public typealias Emit = (FramingEvent<Context>) throws -> Void
+
+    /// Bytes of a stream held to detect its format: what `FrameFormat.detect` reads at most.
+    public static var detectionProbeLength: Int { FrameFormat.detectionProbeLength }
+
+    /// The format policy and the bounds.
+    public let configuration: FramingConfiguration
+    /// The formats in use, in the order they were first used: the given one, or each newly
+    /// detected one (``FramingEvent/formatDetected(_:stream:isNew:)``); indexed by
+    /// ``FramedStream/formatIndex``. Each has the configured max frame length applied.
+    public private(set) var formats: [FrameFormat] = []
+    /// Bytes of unfinished frames all decoders hold now.
+    public private(set) var bufferedBytes = 0
+    /// Streams whose first bytes fit no preset: decoded with the fallback format (a count, for a
+    /// caller's closing note).
+    public private(set) var assumedStreams = 0
+
+    /// The given format, or the first detected: used for streams that fit no preset.
+    private var fallbackFormat: Int?
+    private var connections: [Int: StreamPair] = [:]
+    /// The streams holding partial frames, the one waiting longest first.
+    private var partialFrames = PartialFrameQueue<Context>()
+    /// Streams whose bytes fit no preset, waiting for a first format to be detected elsewhere.
+    private var waiting: [FramedStream<Context>] = []
+    private var waitingBytes = 0
+
+    /// Both streams of an open connection, indexed by `StreamDirection.rawValue`.
+    private struct StreamPair {
+        let streams: [FramedStream<Context>]
+    }
+
+    /// - Parameter configuration: The format policy and the memory bounds.
+    public init(configuration: FramingConfiguration = FramingConfiguration()) {
+        self.configuration = configuration
+        if let format = configuration.format {
+            formats.append(configuration.applied(to: format))
+            fallbackFormat = 0
+        }
+    }
+
+    /// The stream `key` names, while its connection is open; `nil` otherwise.
+    public func stream(_ key: StreamKey) -> FramedStream<Context>? {
+        connections[key.connection]?.streams[key.direction.rawValue]
+    }
+
+    /// Connections open now.
+    public var openConnectionCount: Int { connections.count }
+
+    /// Opens a connection: both its streams start at offset 0.
+    ///
+    /// Opening a number that is already open replaces it without ending its streams (their
+    /// unfinished frames are not reported); close it first.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection's number, unique among open connections.
+    ///   - client: The context of the client-to-server stream.
+    ///   - server: The context of the server-to-client stream.
+    public mutating func openConnection(_ connection: Int, client: Context, server: Context) {
+        let streams = [
+            FramedStream(key: StreamKey(connection: connection, direction: .clientToServer), context: client),
+            FramedStream(key: StreamKey(connection: connection, direction: .serverToClient), context: server),
+        ]
+        if let fallbackFormat, configuration.format != nil {
+            for stream in streams { use(fallbackFormat, for: stream) }
+        }
+        connections[connection] = StreamPair(streams: streams)
+    }
+
+    /// Frames the next bytes of `key`'s stream.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes following the stream's last; read during the call only (the ones
+    ///     a format decision or a partial frame needs later are copied).
+    ///   - key: The stream.
+    ///   - time: When the bytes arrived (a packet's capture time, a read's wall-clock time);
+    ///     becomes ``FramedStream/time`` for the outputs they complete.
+    ///   - emit: Receives the outputs, in order.
+    /// - Throws: What `emit` throws; ``FormatDetectionError`` when the streams waiting for a
+    ///   format hold more than ``FramingConfiguration/maxUndecidedBytes``.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, on key: StreamKey, at time: Timestamp, _ emit: Emit) throws {
+        guard !bytes.isEmpty, let stream = stream(key) else { return }
+        stream.time = time
+        if stream.decoder != nil {
+            try step(stream, .bytes(bytes), at: time, emit)
+        } else if !stream.isFinished {
+            try hold(bytes, of: stream, at: time, emit)
+        }
+    }
+
+    /// Notes `byteCount` bytes of `key`'s stream that were never seen (a hole in the capture):
+    /// the decoder reports an unfinished frame as `truncated`, then the `gap`, then resyncs.
+    ///
+    /// - Parameters:
+    ///   - byteCount: Missing bytes, at least 1.
+    ///   - key: The stream.
+    ///   - time: When the gap was found.
+    ///   - emit: Receives the outputs.
+    /// - Throws: What `emit` throws; ``FormatDetectionError`` (see ``receive(_:on:at:_:)``).
+    public mutating func noteGap(byteCount: UInt64, on key: StreamKey, at time: Timestamp, _ emit: Emit) throws {
+        guard byteCount > 0, let stream = stream(key) else { return }
+        stream.time = time
+        if stream.decoder != nil {
+            try step(stream, .gap(byteCount), at: time, emit)
+        } else if !stream.isFinished {
+            stream.hold(.gap(byteCount), at: time)
+            if !stream.isWaiting { try detect(stream, emit) }
+        }
+    }
+
+    /// Ends `key`'s stream (its FIN, or the end of a socket's reads): an unfinished frame is
+    /// reported `truncated` and the decoder released. Later inputs for it are ignored.
+    ///
+    /// - Throws: What `emit` throws; ``FormatDetectionError``.
+    public mutating func endStream(_ key: StreamKey, at time: Timestamp, _ emit: Emit) throws {
+        guard let stream = stream(key) else { return }
+        stream.time = time
+        try end(stream, at: time, emit)
+    }
+
+    /// Ends both streams of `connection` (closed, reset, evicted, or the input ended), then
+    /// emits ``FramingEvent/connectionClosed(client:server:)``; the connection number is free
+    /// again.
+    ///
+    /// - Throws: What `emit` throws; ``FormatDetectionError``.
+    public mutating func closeConnection(_ connection: Int, at time: Timestamp, _ emit: Emit) throws {
+        guard let pair = connections.removeValue(forKey: connection) else { return }
+        for stream in pair.streams {
+            stream.time = time
+            try end(stream, at: time, emit)
+        }
+        try emit(.connectionClosed(client: pair.streams[0], server: pair.streams[1]))
+    }
+
+    /// Passes on a bound the reassembler reached for `connection` (and `direction`, for the
+    /// out-of-order bounds) as a ``FramingEvent/limit(_:stream:)`` event.
+    ///
+    /// - Throws: What `emit` throws.
+    public mutating func noteLimit(_ limit: ReassemblyLimit, connection: Int, direction: StreamDirection?,
+                                   at time: Timestamp, _ emit: Emit) throws {
+        guard let stream = stream(StreamKey(connection: connection, direction: direction ?? .clientToServer)) else { return }
+        stream.time = time
+        try emit(.limit(.reassembly(limit), stream: stream))
+    }
+
+    /// Ends the input: closes the connections still open (in order of their numbers), then
+    /// decodes the streams still waiting for a format with the fallback format.
+    ///
+    /// - Parameters:
+    ///   - time: The time of the outputs this flushes; `nil` keeps each stream's last.
+    ///   - emit: Receives the outputs.
+    /// - Throws: What `emit` throws; ``FormatDetectionError`` when streams held data and no
+    ///   format could be detected.
+    public mutating func finish(at time: Timestamp? = nil, _ emit: Emit) throws {
+        for connection in connections.keys.sorted() {
+            try closeConnection(connection, at: time ?? connections[connection]!.streams[0].time, emit)
+        }
+        guard !waiting.isEmpty else { return }
+        guard fallbackFormat != nil else { throw try undetectable(waiting[0], emit) }
+        try resolveWaiting(emit)
+    }
+}
+
+// MARK: - Decoding and the partial-frame budget
+
+extension FramingEngine {
+    /// One input for a decoder.
+    private enum Step {
+        case bytes(UnsafeRawBufferPointer)
+        case held([UInt8])
+        case gap(UInt64)
+    }
+
+    /// Runs one step of `stream`'s decoder (its outputs emitted), then counts what the decoder
+    /// holds and keeps the total of all decoders within ``FramingConfiguration/maxBufferedBytes``.
+    private mutating func step(_ stream: FramedStream<Context>, _ input: Step, at time: Timestamp, _ emit: Emit) throws {
+        var completedFrame = false
+        func receive(_ decoded: FrameDecoderOutput) throws {
+            if case .frame = decoded { completedFrame = true }
+            try emit(.output(decoded, stream: stream))
+        }
+        switch input {
+        case .bytes(let bytes): try stream.decoder!.process(bytes, receive)
+        case .held(let bytes): try stream.decoder!.process(bytes, receive)
+        case .gap(let byteCount): try stream.decoder!.noteGap(byteCount: byteCount, receive)
+        }
+        countBuffered(stream, completedFrame: completedFrame)
+        if bufferedBytes > configuration.maxBufferedBytes { try giveUpPartialFrames(at: time, emit) }
+    }
+
+    /// Brings ``bufferedBytes`` and the queue of partial frames up to date with what `stream`'s
+    /// decoder holds now (nothing once it is released).
+    private mutating func countBuffered(_ stream: FramedStream<Context>, completedFrame: Bool) {
+        let held = stream.decoder?.bufferedByteCount ?? 0
+        bufferedBytes += held - stream.countedBufferedBytes
+        stream.countedBufferedBytes = held
+        if held == 0 {
+            partialFrames.remove(stream)
+        } else if completedFrame || !stream.isQueued {
+            partialFrames.moveToBack(stream)
+        }
+    }
+
+    /// The partial-frame budget is spent: the partial frames that have waited longest are given
+    /// up — a `limit` event, then `truncated` — until the total is within the budget again.
+    private mutating func giveUpPartialFrames(at time: Timestamp, _ emit: Emit) throws {
+        while bufferedBytes > configuration.maxBufferedBytes, let oldest = partialFrames.first {
+            oldest.time = time
+            try emit(.limit(.bufferedBytesTotal, stream: oldest))
+            try oldest.decoder!.abandonPartialFrame { try emit(.output($0, stream: oldest)) }
+            countBuffered(oldest, completedFrame: false)
+        }
+    }
+
+    /// The end of a stream: the decoder reports its unfinished tail and is released. A stream
+    /// still deciding its format decides now.
+    private mutating func end(_ stream: FramedStream<Context>, at time: Timestamp, _ emit: Emit) throws {
+        guard !stream.isFinished else { return }
+        if stream.decoder != nil {
+            try stream.decoder!.finish { try emit(.output($0, stream: stream)) }
+            stream.release()
+            countBuffered(stream, completedFrame: false)
+        } else if stream.held.isEmpty {
+            stream.release()
+        } else {
+            stream.hold(.end, at: time)
+            if stream.isWaiting {
+                try checkWaitingBudget(emit)
+            } else {
+                try detect(stream, emit)
+            }
+        }
+    }
+}
+
+// MARK: - Format detection
+
+extension FramingEngine {
+    /// Takes bytes of a stream whose format is undecided: copies only what detection still
+    /// needs and decides; the rest is framed in place once the format is known, or held (within
+    /// ``FramingConfiguration/maxUndecidedBytes``) while the stream waits for a fallback.
+    private mutating func hold(_ bytes: UnsafeRawBufferPointer, of stream: FramedStream<Context>, at time: Timestamp,
+                               _ emit: Emit) throws {
+        if stream.isWaiting { return try holdWaiting(bytes[...], of: stream, at: time, emit) }
+        let needed = Swift.max(Self.detectionProbeLength - stream.heldByteCount, 0)
+        stream.hold(.data(Array(bytes.prefix(needed))), at: time)
+        if stream.heldByteCount >= Self.detectionProbeLength { try detect(stream, emit, then: bytes.dropFirst(needed)) }
+    }
+
+    /// Holds `bytes` of a stream waiting for a format from another stream. They are counted
+    /// before they are copied, so an input over the budget fails without being held.
+    private mutating func holdWaiting(_ bytes: Slice<UnsafeRawBufferPointer>, of stream: FramedStream<Context>, at time: Timestamp,
+                                      _ emit: Emit) throws {
+        guard !bytes.isEmpty else { return }
+        waitingBytes += bytes.count
+        try checkWaitingBudget(emit)
+        stream.hold(.data(Array(bytes)), at: time)
+    }
+
+    /// Chooses `stream`'s format from its held bytes and replays them, then frames `rest` (the
+    /// bytes of the same input that detection did not need); or, when they fit no preset and no
+    /// format is known yet, puts the stream on the waiting list with `rest`.
+    ///
+    /// The streams that were waiting for a first format are decoded after `rest`, so outputs
+    /// come in the order of the inputs that completed them.
+    private mutating func detect(_ stream: FramedStream<Context>, _ emit: Emit,
+                                 then rest: Slice<UnsafeRawBufferPointer> = UnsafeRawBufferPointer(start: nil, count: 0)[...]) throws {
+        let time = stream.time
+        if let format = FrameFormat.detect(stream.heldDataPrefix).map(configuration.applied) {
+            let known = formats.firstIndex(of: format)
+            let index = known ?? register(format)
+            stream.formatIndex = index
+            try emit(.formatDetected(format, stream: stream, isNew: known == nil))
+            try replay(stream, with: index, emit)
+            if !rest.isEmpty { try step(stream, .bytes(UnsafeRawBufferPointer(rebasing: rest)), at: time, emit) }
+            if fallbackFormat == nil {
+                fallbackFormat = index
+                try resolveWaiting(emit)
+            }
+        } else if let fallbackFormat {
+            try assume(fallbackFormat, for: stream, emit)
+            if !rest.isEmpty { try step(stream, .bytes(UnsafeRawBufferPointer(rebasing: rest)), at: time, emit) }
+        } else {
+            stream.isWaiting = true
+            waiting.append(stream)
+            waitingBytes += stream.heldByteCount
+            try checkWaitingBudget(emit)
+            try holdWaiting(rest, of: stream, at: time, emit)
+        }
+    }
+
+    /// Decodes the waiting streams with the fallback format, in the order they started waiting.
+    private mutating func resolveWaiting(_ emit: Emit) throws {
+        guard let fallbackFormat else { return }
+        let resolved = waiting
+        waiting.removeAll()
+        waitingBytes = 0
+        for stream in resolved {
+            stream.isWaiting = false
+            try assume(fallbackFormat, for: stream, emit)
+        }
+    }
+
+    /// Decodes a stream that fit no preset with the fallback format, saying so first when it
+    /// held data (a stream that starts with a gap has nothing to say it about).
+    private mutating func assume(_ index: Int, for stream: FramedStream<Context>, _ emit: Emit) throws {
+        stream.formatIndex = index
+        if stream.heldByteCount > 0 {
+            assumedStreams += 1
+            try emit(.formatAssumed(stream: stream))
+        }
+        try replay(stream, with: index, emit)
+    }
+
+    /// Gives `stream` the format at `index` and feeds its decoder everything held, each input
+    /// with its own time.
+    private mutating func replay(_ stream: FramedStream<Context>, with index: Int, _ emit: Emit) throws {
+        use(index, for: stream)
+        let held = stream.held
+        stream.held.removeAll()
+        stream.heldByteCount = 0
+        for (input, time) in held {
+            stream.time = time
+            switch input {
+            case .data(let bytes):
+                try step(stream, .held(bytes), at: time, emit)
+            case .gap(let length):
+                try step(stream, .gap(length), at: time, emit)
+            case .end:
+                try end(stream, at: time, emit)
+            }
+        }
+    }
+
+    private func use(_ index: Int, for stream: FramedStream<Context>) {
+        stream.formatIndex = index
+        stream.decoder = FrameDecoder(format: formats[index])
+    }
+
+    private mutating func register(_ format: FrameFormat) -> Int {
+        formats.append(format)
+        return formats.count - 1
+    }
+
+    private func checkWaitingBudget(_ emit: Emit) throws {
+        if waitingBytes > configuration.maxUndecidedBytes, let first = waiting.first { throw try undetectable(first, emit) }
+    }
+
+    /// Framing cannot go on without a format: says which stream fit none, and returns the error.
+    private func undetectable(_ stream: FramedStream<Context>, _ emit: Emit) throws -> FormatDetectionError {
+        let firstBytes = stream.heldDataPrefix
+        try emit(.formatUndetectable(stream, firstBytes: firstBytes))
+        return FormatDetectionError(stream: stream.key, firstBytes: firstBytes)
+    }
+}

@@ -1,0 +1,182 @@
+import FrameCodec
+import FrameFuzzing
+import PacketDecoding
+import Testing
+@testable import StreamFraming
+
+/// The engine fed directly: format policy, chunking, gaps, ends, closes and the partial-frame
+/// budget. Each scenario whose outputs should not depend on how the bytes were cut is fed whole,
+/// a byte at a time and in seeded random chunks (swift-nio's verifier idea).
+@Suite struct FramingEngineTests {
+    /// Cuts `bytes` three ways: whole, one byte at a time, random chunks of 1…64 bytes.
+    static func chunkings(_ bytes: [UInt8], seed: UInt64 = 7) -> [[[UInt8]]] {
+        var random = FuzzRandom(seed: seed)
+        var chunks: [[UInt8]] = []
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + Int(random.next() % 64) + 1)
+            chunks.append(Array(bytes[start..<end]))
+            start = end
+        }
+        return [[bytes], bytes.map { [$0] }, chunks]
+    }
+
+    @Test func givenFormatOutputsDoNotDependOnChunking() throws {
+        let bytes = h12Frames(30) + [0x00, 0x01, 0x02] + h12Frames(5) + [0x55, 0xAA, 0x01]
+        var results: [[Recorded]] = []
+        for chunks in Self.chunkings(bytes) {
+            var recorder = FramingRecorder(FramingConfiguration(format: .h12))
+            recorder.open(1)
+            for chunk in chunks { try recorder.receive(chunk, 1) }
+            try recorder.finish()
+            results.append(recorder.outputs.map { var event = $0; event.time = 0; return event })
+        }
+        #expect(results[0].filter { $0.kind == "frame" }.count == 35)
+        #expect(results[0].map(\.kind).filter { $0 != "frame" } == ["skip", "truncated"])
+        #expect(results[1] == results[0])
+        #expect(results[2] == results[0])
+        // Every byte is in exactly one output, back to back from 0.
+        var next: UInt64 = 0
+        for output in results[0] {
+            #expect(output.offset == next)
+            next += output.byteCount
+        }
+        #expect(next == UInt64(bytes.count))
+    }
+
+    @Test func eachStreamDetectsItsOwnFormat() throws {
+        var recorder = FramingRecorder(FramingConfiguration())
+        recorder.open(1)
+        recorder.open(2)
+        let h12 = h12Frames(3), fefd = fefdFrames(4)
+        for chunk in Self.chunkings(h12)[1] { try recorder.receive(chunk, 1) }
+        try recorder.receive(fefd, 2, .serverToClient)
+        try recorder.receive(h12, 2)
+        try recorder.finish()
+        let detections = recorder.events.filter { $0.kind.hasPrefix("detected") }.map { "\($0.connection)/\($0.direction) \($0.kind)" }
+        #expect(detections == ["1/c2s detected h12 new", "2/s2c detected fefd new", "2/c2s detected h12"])
+        #expect(recorder.engine.formats.map(\.name) == ["h12", "fefd"])
+        #expect(recorder.outputs.filter { $0.kind == "frame" }.count == 3 + 4 + 3)
+        #expect(recorder.outputs.allSatisfy { $0.kind == "frame" })
+    }
+
+    /// Detection copies at most the probe window of a large first chunk; the rest is framed in place.
+    @Test func detectionHoldsAtMostItsWindow() throws {
+        let bytes = h12Frames(1000, bodySize: 1000)
+        var recorder = FramingRecorder(FramingConfiguration())
+        recorder.open(1)
+        try recorder.receive(Array(bytes.prefix(5)), 1)
+        #expect(recorder.engine.stream(StreamKey(connection: 1, direction: .clientToServer))!.heldByteCount == 5)
+        try recorder.receive(Array(bytes.dropFirst(5)), 1)
+        #expect(recorder.engine.stream(StreamKey(connection: 1, direction: .clientToServer))!.held.isEmpty)
+        try recorder.finish()
+        #expect(recorder.outputs.count == 1000 && recorder.outputs.allSatisfy { $0.kind == "frame" })
+    }
+
+    /// A stream that starts mid-frame waits for a format found elsewhere, then is decoded with
+    /// it, each output carrying the time of the input that completed it (the decoder reports a
+    /// skip once it has found the next whole frame).
+    @Test func aStreamThatFitsNoPresetFallsBackToTheFirstDetected() throws {
+        var recorder = FramingRecorder(FramingConfiguration())
+        recorder.open(1)
+        recorder.open(2)
+        let frames = h12Frames(2)
+        try recorder.receive([0x01, 0x02, 0x03] + Array(frames.prefix(20)), 1, at: 100)
+        try recorder.receive(Array(frames.dropFirst(20)), 1, at: 200)
+        #expect(recorder.outputs.isEmpty)
+        try recorder.receive(frames, 2, at: 300)
+        let kinds = recorder.events.map { "\($0.connection) \($0.kind) t\($0.time)" }
+        #expect(kinds == [
+            "2 detected h12 new t300", "2 frame t300", "2 frame t300",
+            "1 assumed t200", "1 skip t200", "1 frame t200", "1 frame t200",
+        ])
+        #expect(recorder.engine.assumedStreams == 1)
+    }
+
+    @Test func noFormatAtTheEndIsAnEventThenAnError() throws {
+        var recorder = FramingRecorder(FramingConfiguration())
+        recorder.open(1)
+        try recorder.receive(Array("hello, world".utf8), 1)
+        #expect(throws: FormatDetectionError.self) { try recorder.finish() }
+        // The open connection is closed first; then the stream that waited has no fallback.
+        #expect(recorder.events.map(\.kind) == ["closed", "undetectable"])
+        #expect(recorder.events[1].byteCount == 12)
+    }
+
+    @Test func undecidedBytesAreBoundedWithoutCopyingWhatIsOver() throws {
+        var recorder = FramingRecorder(FramingConfiguration(maxUndecidedBytes: 100))
+        recorder.open(1)
+        try recorder.receive(Array(repeating: 0x41, count: 50), 1)
+        #expect(throws: FormatDetectionError.self) { try recorder.receive(Array(repeating: 0x41, count: 1 << 20), 1) }
+        let stream = recorder.engine.stream(StreamKey(connection: 1, direction: .clientToServer))!
+        #expect(stream.heldByteCount == 50)
+    }
+
+    @Test func aGapTruncatesThePartialFrameAndResyncs() throws {
+        let frames = h12Frames(3)
+        var recorder = FramingRecorder(FramingConfiguration(format: .h12))
+        recorder.open(1)
+        try recorder.receive(Array(frames.prefix(30)), 1)
+        try recorder.gap(40, 1)
+        try recorder.receive(frames, 1)
+        try recorder.end(1)
+        let outputs = recorder.outputs.map { "\($0.kind)@\($0.offset)+\($0.byteCount)" }
+        // Frames of 12-byte headers and 9-, 10- and 11-byte bodies.
+        #expect(outputs == ["frame@0+21", "truncated@21+9", "gap@30+40", "frame@70+21", "frame@91+22", "frame@113+23"])
+    }
+
+    @Test func endAndCloseReportUnfinishedTails() throws {
+        var recorder = FramingRecorder(FramingConfiguration(format: .h12))
+        recorder.open(1)
+        try recorder.receive([0x55, 0xAA, 0x01], 1)
+        try recorder.receive([0x55, 0xAA], 1, .serverToClient)
+        try recorder.end(1)
+        try recorder.receive([0x55], 1)  // after the end: ignored
+        try recorder.close(1)
+        try recorder.receive([0x55], 1, .serverToClient)  // after the close: ignored
+        #expect(recorder.events.map { "\($0.direction) \($0.kind)@\($0.offset)+\($0.byteCount)" } == [
+            "c2s truncated@0+3", "s2c truncated@0+2", "c2s closed@0+0",
+        ])
+        #expect(recorder.engine.openConnectionCount == 0)
+        #expect(recorder.engine.bufferedBytes == 0)
+    }
+
+    /// Past the budget, the partial frame that has waited longest is given up first.
+    @Test func thePartialFrameBudgetGivesUpTheOldest() throws {
+        let big = try FrameEncoder(format: .h12).encode(body: Array(repeating: 7, count: 1000))
+        var recorder = FramingRecorder(FramingConfiguration(format: .h12, maxBufferedBytes: 1500))
+        for connection in 1...3 { recorder.open(connection) }
+        try recorder.receive(Array(big.prefix(600)), 1, at: 1)
+        try recorder.receive(Array(big.prefix(600)), 2, at: 2)
+        #expect(recorder.engine.bufferedBytes == 1200)
+        try recorder.receive(Array(big.prefix(600)), 3, at: 3)
+        #expect(recorder.events.map { "\($0.connection) \($0.kind)@\($0.offset)+\($0.byteCount) t\($0.time)" } == [
+            "1 limit bufferedBytesTotal@0+0 t3", "1 truncated@0+600 t3",
+        ])
+        #expect(recorder.engine.bufferedBytes == 1200)
+        // Connection 1 resyncs: the rest of its frame is skipped, the next frame is whole.
+        try recorder.receive(Array(big.dropFirst(600)) + big, 1, at: 4)
+        #expect(recorder.outputs.suffix(2).map { "\($0.kind)@\($0.offset)+\($0.byteCount)" } == ["skip@600+412", "frame@1012+1012"])
+    }
+
+    @Test func theAdapterFramesReassemblerEvents() throws {
+        let client = Endpoint(address: .v4(0x7F00_0001), port: 40000), server = Endpoint(address: .v4(0x7F00_0001), port: 9000)
+        let frames = h12Frames(4)
+        var recorder = FramingRecorder(FramingConfiguration())
+        try recorder.consume(.connectionOpened(connection: 1, client: client, server: server, roles: .syn), at: 1)
+        try frames.withUnsafeBytes { raw in
+            var events: [Recorded] = []
+            try recorder.engine.consume(.data(connection: 1, direction: .clientToServer, offset: 0, bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(30))),
+                                        at: Timestamp(nanoseconds: 2), contexts: { _, _, _ in ("", "") }) { events.append(FramingRecorder.record($0)) }
+            #expect(events.map(\.kind) == ["detected h12 new", "frame"])
+        }
+        try recorder.consume(.gap(connection: 1, direction: .clientToServer, offset: 30, length: 5, cause: .segmentsMissing), at: 3)
+        try recorder.consume(.limitHit(.outOfOrderBytesPerDirection, connection: 1, direction: .serverToClient), at: 4)
+        try recorder.consume(.directionClosed(connection: 1, direction: .clientToServer, offset: 35, reason: .fin), at: 5)
+        #expect(recorder.events.map { "\($0.direction) \($0.kind) t\($0.time)" } == [
+            "c2s truncated t3", "c2s gap t3", "s2c limit reassembly(out_of_order_bytes_per_direction) t4",
+        ])
+        try recorder.finish()
+        #expect(recorder.events.last?.kind == "closed")
+    }
+}
