@@ -85,6 +85,21 @@ public final class PcapReader: PcapSource {
         try self.init(file: file)
     }
 
+    /// How far libpcap has read into the capture, in bytes from its first byte: after `next()`
+    /// returned a packet, the end of that packet's record (the file's size once all are read).
+    ///
+    /// It is `ftello(3)` on the stream libpcap reads (`pcap_file`), so it counts what libpcap
+    /// consumed, not what stdio buffered ahead. With the file's size it tells how much of a
+    /// capture was read (`framedump decode`'s progress line).
+    ///
+    /// - Returns: The offset, or `nil` when the stream cannot tell: a reader made with
+    ///   `init(prefix:fileDescriptor:)` (a pipe has no position), or a failing `ftello`.
+    public var fileOffset: Int64? {
+        guard let file = pcap_file(handle.pointer) else { return nil }
+        let offset = ftello(file)
+        return offset >= 0 ? Int64(offset) : nil
+    }
+
     /// Whether `prefix` starts like a capture file libpcap can read.
     ///
     /// Recognises the pcap magics in either byte order — `a1b2c3d4` (microseconds),

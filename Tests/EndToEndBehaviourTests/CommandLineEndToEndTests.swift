@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: [
         (["decode", "--jsn"], "framedump decode: unknown option '--jsn' (did you mean '--json'?)\nRun 'framedump decode --help' for usage.\n"),
         (["decode", "--format"], "framedump decode: option '--format' needs a value (NAME|SPEC)\nRun 'framedump decode --help' for usage.\n"),
-        (["decode", "a.hex", "b.hex"], "framedump decode: unexpected argument 'b.hex': a filter applies only to a capture (pcap or pcapng), and a.hex is not one\nRun 'framedump decode --help' for usage.\n"),
+        (["decode", "a.hex", "b.hex"], "framedump decode: one input only: got 'a.hex' and 'b.hex' (a filter word that names a file goes in -f EXPR)\nRun 'framedump decode --help' for usage.\n"),
         (["decode", "--color", "sometimes"], "framedump decode: invalid value 'sometimes' for '--color'; expected auto, always or never\nRun 'framedump decode --help' for usage.\n"),
         (["formats", "extra"], "framedump formats: unexpected argument 'extra' (this command takes no arguments)\nRun 'framedump formats --help' for usage.\n"),
         (["decod"], "framedump: unknown command 'decod' (did you mean 'decode'?)\nRun 'framedump --help' for the commands.\n"),

@@ -103,7 +103,7 @@ import Testing
     func pcapCarriesTheFramesForWireshark(_ format: Case) throws {
         let (input, frames) = try Self.frames(format.format)
         try withScratchFile("conversation.pcap") { path in
-            let result = try FrameDumpProcess.run(["encode", "-f", format.formatText, "--pcap", path], input: Data(input.utf8))
+            let result = try FrameDumpProcess.run(["encode", "-F", format.formatText, "--pcap", path], input: Data(input.utf8))
             #expect(result.status == 0, "\(result)")
             // 3 + 6 data segments of at most 1460 bytes (the 3000-byte body takes 3), each acked, + 3.
             #expect(result.stderr == "framedump encode: 6 frames in 8 data segments, 22 packets written to \(path)\n")
@@ -178,7 +178,7 @@ import Testing
 
     @Test(.requires(.script)) func binaryIsRefusedOnATerminal() throws {
         // script(1) gives the command a pseudo-terminal as standard output.
-        let command = "'\(FrameDumpProcess.binary.path)' encode -f u16 --body-text hi; echo \"status $?\""
+        let command = "'\(FrameDumpProcess.binary.path)' encode -F u16 --body-text hi; echo \"status $?\""
         let output = try ExternalProgram.run("script", ["-qec", command, "/dev/null"]).stdout
         #expect(output.contains("refusing to write binary frames to a terminal"))
         #expect(output.contains("status 1"))

@@ -13,7 +13,7 @@ import Testing
     @Test func commandHelpShowsUsageOptionsAndDefaults() {
         let help = HelpText.commandHelp(DecodeCommand.spec)
         #expect(help.hasPrefix("usage: framedump decode [OPTIONS] [FILE|-] [FILTER...]\n"))
-        #expect(help.contains("      --format NAME|SPEC  "))
+        #expect(help.contains("  -F, --format NAME|SPEC  "))
         #expect(help.contains("  -f, --filter EXPR  "))
         #expect(help.contains("      --color WHEN"))
         #expect(help.contains("(default: auto)"))

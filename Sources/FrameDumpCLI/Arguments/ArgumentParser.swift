@@ -87,7 +87,7 @@ enum ArgumentParser {
                     continue
                 }
                 guard let option = spec.options.first(where: { $0.short == letter }) else {
-                    throw UsageError("unknown option '-\(letter)'")
+                    throw UsageError("unknown option '-\(letter)'\(otherCaseHint(letter))")
                 }
                 guard option.takesValue else {
                     parsed.flags.insert(option.long)
@@ -97,6 +97,14 @@ enum ArgumentParser {
                 letters = ""
                 try store(option, displayName: "-\(letter)", attached: attached)
             }
+        }
+
+        /// `" (did you mean '-F' (--format)?)"` when the letter in the other case is an option:
+        /// `-f` was `--format` in some commands before it meant `--filter` in all of them.
+        func otherCaseHint(_ letter: Character) -> String {
+            let other = letter.isUppercase ? letter.lowercased() : letter.uppercased()
+            guard let option = spec.options.first(where: { $0.short.map(String.init) == other }) else { return "" }
+            return " (did you mean '-\(other)' (--\(option.long))?)"
         }
 
         /// Stores the value of `option`: the `attached` one (`--name=value`, `-nvalue`) or else

@@ -20,7 +20,7 @@ struct FrameOutputOptions {
     /// - Returns: The four option specs.
     static func specs(formatHelp: String) -> [OptionSpec] {
         [
-            .value("format", valueName: "NAME|SPEC", help: formatHelp),
+            .value("format", short: "F", valueName: "NAME|SPEC", help: formatHelp),
             .flag("json", short: "j", help: "Print JSON Lines: one object per frame or event."),
             .value(
                 "payload", valueName: "hex|none", allowedValues: ["hex", "none"], defaultValue: "hex",

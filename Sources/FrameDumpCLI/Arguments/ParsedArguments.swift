@@ -19,4 +19,14 @@ struct ParsedArguments: Sendable, Equatable {
 
     /// Whether flag `long` was given.
     func flag(_ long: String) -> Bool { flags.contains(long) }
+
+    /// The value of option `long` as a whole number of 1 or more (`-c 10`), or `nil` when the
+    /// option was not given.
+    ///
+    /// - Throws: ``UsageError`` naming the option when the value is not such a number.
+    func positiveInteger(_ long: String) throws(UsageError) -> Int? {
+        guard let text = value(long) else { return nil }
+        guard let number = Int(text), number > 0 else { throw UsageError("--\(long) '\(text)': expected a whole number of 1 or more") }
+        return number
+    }
 }

@@ -31,18 +31,20 @@ enum CaptureDecoding {
     ///   - limits: The reassembly and framing bounds (`--max-ooo-bytes`, `--max-buffered`, …).
     ///   - keepsTotals: `--summary`.
     ///   - context: Standard output and the environment.
+    ///   - frameLimit: Stop reading after this many frames (`decode -c`); `nil`: read to the end.
     /// - Returns: 0 when every byte of every stream was in a good frame; 2 when anything was bad
     ///   or lost (a bad frame or event, a gap, a malformed packet, a reassembly limit, an
     ///   unsupported link type, a read error).
     /// - Throws: ``CommandFailure``: the capture cannot be opened (exit 2), the filter does not
     ///   compile (exit 1, libpcap's message), no format fits (exit 1).
     static func run(path: String, opened: InputKind.Opened, filter: String?, options: FrameOutputOptions, limits: CaptureLimits,
-                    keepsTotals: Bool, context: CommandContext) throws -> ExitStatus {
-        let source = try CaptureSource(path: path, opened: opened)
+                    keepsTotals: Bool, context: CommandContext, frameLimit: Int? = nil) throws -> ExitStatus {
+        var source = try CaptureSource(path: path, opened: opened)
         if let filter { try source.setFilter(filter) }
+        source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: context.outputIsTerminal)
         // From a pipe (`tcpdump -w - | framedump decode -`) frames show as their packet arrives.
         let outcome = try decode(source, options: options, limits: limits, keepsTotals: keepsTotals, context: context,
-                                 flushesEachPacket: opened.arrivesLive)
+                                 frameLimit: frameLimit, flushesEachPacket: opened.arrivesLive)
         if let error = outcome.statistics?.readError {
             StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(counted(outcome.statistics!.packets, "packet")) before it)")
             return .badInput
@@ -75,7 +77,7 @@ enum CaptureDecoding {
     ///   - limits: The reassembly and framing bounds.
     ///   - keepsTotals: `--summary`.
     ///   - context: Standard output and the environment.
-    ///   - frameLimit: Stop reading after this many frames (`capture -c`); `nil`: read to the end.
+    ///   - frameLimit: Stop reading after this many frames (`capture -c`, `decode -c`); `nil`: read to the end.
     ///   - flushesEachPacket: Write out each packet's renderings before the next read, so a live
     ///     capture prints each frame the moment it completes (otherwise a block at a time).
     ///   - packetObserver: Sees every packet read (`capture -w`).

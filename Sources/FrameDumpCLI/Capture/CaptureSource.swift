@@ -10,6 +10,8 @@ struct CaptureSource {
     /// How the input is named in messages: the path, `<stdin>`, or the interface.
     let displayName: String
     private let reader: PcapSource
+    /// Shows how much of a capture file ``run`` has read, on a terminal; `nil`: nothing shown.
+    var progress: ProgressLine?
 
     /// Opens a capture whose first bytes were already read to tell it from a hex dump.
     ///
@@ -57,6 +59,7 @@ struct CaptureSource {
     ///
     /// A link type the parser does not decode gets one warning on standard error, naming it; its
     /// packets are counted in ``CaptureStatistics/unsupportedPackets`` and nothing else happens.
+    /// ``progress``, when set, is updated after each packet and erased when the reading ends.
     ///
     /// - Parameters:
     ///   - limits: The reassembly bounds.
@@ -71,8 +74,12 @@ struct CaptureSource {
              packetObserver: ((CapturedPacket) throws -> Void)? = nil,
              packetDone: () throws -> Bool = { true },
              _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
-        try CaptureReassembly(source: reader, limits: limits).run(
-            reportsLatestCounters: reportsLatestCounters, packetObserver: packetObserver, packetDone: packetDone
+        defer { progress?.finish() }
+        return try CaptureReassembly(source: reader, limits: limits).run(
+            reportsLatestCounters: reportsLatestCounters, packetObserver: packetObserver, packetDone: {
+                progress?.tick(bytesRead: (reader as? PcapReader)?.fileOffset)
+                return try packetDone()
+            }
         ) { event, time in
             if case .unsupportedLinkType(let linkType) = event {
                 StandardError.writeLine(

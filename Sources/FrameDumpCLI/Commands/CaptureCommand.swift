@@ -60,8 +60,8 @@ enum CaptureCommand: Command {
         guard let interface = arguments.value("interface") else {
             throw UsageError("-i IFACE is required: the interface to capture on (list them with 'framedump capture -D')")
         }
-        let count = try positiveInteger("count", arguments)
-        let snaplen = try positiveInteger("snaplen", arguments) ?? LiveCapture.defaultSnaplen
+        let count = try arguments.positiveInteger("count")
+        let snaplen = try arguments.positiveInteger("snaplen") ?? LiveCapture.defaultSnaplen
         let options = try FrameOutputOptions(arguments)
         let limits = try CaptureLimits(arguments)
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals[...])
@@ -146,12 +146,5 @@ enum CaptureCommand: Command {
             if let description = interface.description { line += " \(description)" }
             context.output.write(line + "\n")
         }
-    }
-
-    /// The value of option `name` as an integer ≥ 1, or `nil` when not given.
-    private static func positiveInteger(_ name: String, _ arguments: ParsedArguments) throws(UsageError) -> Int? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let value = Int(text), value > 0 else { throw UsageError("--\(name) '\(text)': expected a whole number of 1 or more") }
-        return value
     }
 }

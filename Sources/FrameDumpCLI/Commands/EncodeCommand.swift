@@ -36,7 +36,7 @@ enum EncodeCommand: Command {
         frames before it are written). Input schema: docs/cli.md.
         """,
         options: [
-            .value("format", short: "f", valueName: "NAME|SPEC",
+            .value("format", short: "F", valueName: "NAME|SPEC",
                    help: "Required: a preset (see 'framedump formats') or a layout spec."),
             .value("field", valueName: "NAME=VALUE",
                    help: "A header field value, decimal or 0x hex; repeat for\nseveral fields (one frame from the options)."),

@@ -29,7 +29,7 @@ enum FuzzCommand: Command {
         there with exit status 2. Progress goes to standard error when it is a terminal.
         """,
         options: [
-            .value("format", short: "f", valueName: "NAME|SPEC|random",
+            .value("format", short: "F", valueName: "NAME|SPEC|random",
                    help: "Fuzz one layout: a preset, a spec, or 'random' for a new\nrandom layout per case. Default: all presets and random."),
             .value("seed", valueName: "N", help: "The campaign seed, decimal or 0x hex. Default: from the clock\n(printed, so the run can be repeated)."),
             .value("iterations", short: "n", valueName: "N", defaultValue: "2000", help: "Cases to run."),
@@ -86,10 +86,10 @@ enum FuzzCommand: Command {
                 lastProgress = now
                 let seconds = Double(now &- started) / 1e9
                 let rate = Double(fuzzer.caseCount) / max(seconds, 1e-9)
-                writeProgress("\r\u{1B}[K\(fuzzer.caseCount) cases, \(Int(rate)) cases/s, \(fuzzer.byteCount >> 20) MiB decoded, \(Int(seconds)) s")
+                StandardError.write("\r\u{1B}[K\(fuzzer.caseCount) cases, \(Int(rate)) cases/s, \(fuzzer.byteCount >> 20) MiB decoded, \(Int(seconds)) s")
             }
         }
-        if progress { writeProgress("\r\u{1B}[K") }
+        if progress { StandardError.write("\r\u{1B}[K") }
         let seconds = (FuzzWatchdog.now() &- started) / 1_000_000_000
         context.output.write("""
             fuzz: \(fuzzer.caseCount) cases (\(damagedCases) damaged) in \(Int(seconds)) s, \
@@ -129,12 +129,6 @@ enum FuzzCommand: Command {
         let value = text.hasPrefix("0x") || text.hasPrefix("0X") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
         guard let value else { throw UsageError("--\(option) needs a non-negative integer (decimal or 0x hex), got '\(text)'") }
         return value
-    }
-
-    /// Writes `text` to standard error without a newline: the progress line rewrites itself.
-    private static func writeProgress(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { FileDescriptorIO.writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 
     static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }

@@ -1,6 +1,6 @@
 import PacketDecoding
 
-/// `framedump streams [OPTIONS] FILE|- [FILTER...]`: the TCP connections of a capture as the
+/// `framedump streams [OPTIONS] FILE|- [FILTER...]` (or `-r FILE`): the TCP connections of a capture as the
 /// reassembler sees them, apart from any framing — and, with `--write-dir`, each direction's
 /// bytes in its own file (like tcpflow), so reassembly can be checked against other tools.
 enum StreamsCommand: Command {
@@ -8,12 +8,13 @@ enum StreamsCommand: Command {
         name: "streams",
         summary: "List the TCP connections of a capture; write each direction's bytes to a file.",
         discussion: """
-        Reads a pcap or pcapng capture from FILE, or from standard input when FILE is '-', and
-        reassembles its TCP connections (docs/reassembly.md). Lists each connection: number,
-        client → server, state (open, half-closed, closed-fin, reset, evicted, idle-timeout,
-        replaced), and per direction the packets, stream bytes, gaps (offset:length in the
-        stream), retransmitted bytes and out-of-order segments. A filter (pcap-filter(7))
-        keeps only the packets it matches: trailing words, or -f EXPR.
+        Reads a pcap or pcapng capture from FILE (or -r FILE), or from standard input when
+        FILE is '-', and reassembles its TCP connections (docs/reassembly.md). Lists each
+        connection: number, client → server, state (open, half-closed, closed-fin, reset,
+        evicted, idle-timeout, replaced), and per direction the packets, stream bytes, gaps
+        (offset:length in the stream), retransmitted bytes and out-of-order segments. A filter
+        (pcap-filter(7)) keeps only the packets it matches: trailing words, or -f EXPR. While a
+        file is read, a progress line shows on standard error when that is a terminal.
 
         With --write-dir DIR, each direction's bytes go to DIR/connNNNN-DIR-SRC.PORT-DST.PORT.bin.
         Files hold only captured bytes, back to back: gaps are not filled in (the listing says
@@ -21,6 +22,7 @@ enum StreamsCommand: Command {
         limits reached, or an unreadable capture. JSON schema: docs/cli.md.
         """,
         options: [
+            InputArgument.readOption,
             .flag("json", short: "j", help: "Print JSON Lines: one object per connection, then the capture's counts."),
             .value("write-dir", short: "w", valueName: "DIR",
                    help: "Write each direction's reassembled bytes to its own file in DIR\n(created if missing)."),
@@ -28,13 +30,14 @@ enum StreamsCommand: Command {
                    help: "Keep only packets matching this BPF filter (pcap-filter(7)),\ne.g. 'tcp port 9000'."),
         ] + CaptureLimits.reassemblyOptions,
         positionals: [
-            PositionalSpec(name: "FILE|-", isOptional: false, help: "The capture to read; '-': standard input."),
+            PositionalSpec(name: "FILE|-", isOptional: true, help: "The capture to read; '-': standard input. Required unless -r FILE."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "A BPF filter, as words (joined by spaces).", isVariadic: true),
         ]
     )
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
-        let path = arguments.positionals[0]
+        let input = try InputArgument(arguments)
+        guard let path = input.path else { throw UsageError("missing argument FILE|- (or -r FILE): the capture to read") }
         let limits = try CaptureLimits(arguments)
         let opened: InputKind.Opened
         switch InputKind.identify(path: path) {
@@ -47,10 +50,12 @@ enum StreamsCommand: Command {
                 message: "framedump streams: \(path == "-" ? "standard input" : path) is not a pcap or pcapng capture",
                 status: .badInput)
         }
-        let source = try CaptureSource(path: path, opened: opened)
-        if let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals.dropFirst()) {
+        var source = try CaptureSource(path: path, opened: opened)
+        if let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: input.filterWords) {
             try source.setFilter(filter)
         }
+        // The listing is written once the reading is over, so the line never meets it on a terminal.
+        source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: false)
         let files = try arguments.value("write-dir").map { directory throws(CommandFailure) in try StreamFileWriter(directory: directory) }
         let listing = StreamListing(files: files)
         let statistics = try source.run(limits: limits.reassembly, reportsLatestCounters: true) { event, time in try listing.consume(event, at: time) }

@@ -5,8 +5,13 @@ enum StandardError {
     /// Writes `message` and a newline to file descriptor 2; write errors are ignored (there is
     /// nowhere left to report them).
     static func writeLine(_ message: String) {
-        var bytes = Array(message.utf8)
-        bytes.append(UInt8(ascii: "\n"))
+        write(message + "\n")
+    }
+
+    /// Writes `text` as it is, without a newline, to file descriptor 2: for a line rewritten in
+    /// place (``ProgressLine``, `fuzz`'s progress). Write errors are ignored, as for ``writeLine(_:)``.
+    static func write(_ text: String) {
+        let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { FileDescriptorIO.writeAll(2, $0) }
     }
 }
