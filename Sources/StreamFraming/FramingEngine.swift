@@ -239,15 +239,22 @@ extension FramingEngine {
     /// holds and keeps the total of all decoders within ``FramingConfiguration/maxBufferedBytes``.
     @inlinable
     mutating func step(_ stream: FramedStream<Context>, _ input: Step, at time: Timestamp, _ emit: Emit) throws {
+        // A closure literal per call, not a local function: a local function capturing
+        // `completedFrame` made it a boxed variable with a runtime exclusivity check per frame.
         var completedFrame = false
-        func receive(_ decoded: FrameDecoderOutput) throws {
-            if case .frame = decoded { completedFrame = true }
-            try emit(.output(decoded, stream: stream))
-        }
         switch input {
-        case .bytes(let bytes): try stream.decoder!.process(bytes, receive)
-        case .held(let bytes): try stream.decoder!.process(bytes, receive)
-        case .gap(let byteCount): try stream.decoder!.noteGap(byteCount: byteCount, receive)
+        case .bytes(let bytes):
+            try stream.decoder!.process(bytes) { decoded in
+                if case .frame = decoded { completedFrame = true }
+                try emit(.output(decoded, stream: stream))
+            }
+        case .held(let bytes):
+            try stream.decoder!.process(bytes) { decoded in
+                if case .frame = decoded { completedFrame = true }
+                try emit(.output(decoded, stream: stream))
+            }
+        case .gap(let byteCount):
+            try stream.decoder!.noteGap(byteCount: byteCount) { try emit(.output($0, stream: stream)) }
         }
         countBuffered(stream, completedFrame: completedFrame)
         if bufferedBytes > configuration.maxBufferedBytes { try giveUpPartialFrames(at: time, emit) }
