@@ -1,6 +1,18 @@
 import PacketDecoding
 
 extension FramingEngine {
+    /// Takes one event of a `TCPReassembler`, its outputs to a closure (see
+    /// ``consume(_:at:contexts:into:)``).
+    @inlinable
+    public mutating func consume(
+        _ event: ReassemblyEvent,
+        at time: Timestamp,
+        contexts: (_ connection: Int, _ client: Endpoint, _ server: Endpoint) -> (Context, Context),
+        _ emit: Emit
+    ) throws {
+        try with(emit) { engine, receiver in try engine.consume(event, at: time, contexts: contexts, into: &receiver) }
+    }
+
     /// Takes one event of a `TCPReassembler`: the adapter that frames a capture.
     ///
     /// `connectionOpened` opens the connection (asking `contexts` for its streams' contexts),
@@ -13,29 +25,29 @@ extension FramingEngine {
     ///     flushes, the last packet's).
     ///   - contexts: Makes the contexts of a new connection's client-to-server and
     ///     server-to-client streams, from its number, client and server.
-    ///   - emit: Receives the outputs.
-    /// - Throws: What `emit` throws; ``FormatDetectionError``.
+    ///   - receiver: Receives the outputs.
+    /// - Throws: What `receiver` throws; ``FormatDetectionError``.
     @inlinable
-    public mutating func consume(
+    public mutating func consume<R: FramingReceiver>(
         _ event: ReassemblyEvent,
         at time: Timestamp,
         contexts: (_ connection: Int, _ client: Endpoint, _ server: Endpoint) -> (Context, Context),
-        _ emit: Emit
-    ) throws {
+        into receiver: inout R
+    ) throws where R.Context == Context {
         switch event {
         case .connectionOpened(let number, let client, let server, _):
             let (clientContext, serverContext) = contexts(number, client, server)
             openConnection(number, client: clientContext, server: serverContext)
         case .data(let number, let direction, _, let bytes):
-            try receive(bytes, on: StreamKey(connection: number, direction: direction), at: time, emit)
+            try receive(bytes, on: StreamKey(connection: number, direction: direction), at: time, into: &receiver)
         case .gap(let number, let direction, _, let length, _):
-            try noteGap(byteCount: length, on: StreamKey(connection: number, direction: direction), at: time, emit)
+            try noteGap(byteCount: length, on: StreamKey(connection: number, direction: direction), at: time, into: &receiver)
         case .directionClosed(let number, let direction, _, _):
-            try endStream(StreamKey(connection: number, direction: direction), at: time, emit)
+            try endStream(StreamKey(connection: number, direction: direction), at: time, into: &receiver)
         case .connectionClosed(let summary, _):
-            try closeConnection(summary.connection, at: time, emit)
+            try closeConnection(summary.connection, at: time, into: &receiver)
         case .limitHit(let limit, let number, let direction):
-            try noteLimit(limit, connection: number, direction: direction, at: time, emit)
+            try noteLimit(limit, connection: number, direction: direction, at: time, into: &receiver)
         }
     }
 }

@@ -44,7 +44,11 @@ import PacketDecoding
 /// in O(1) per step (``PartialFrameQueue``). A stream's decoder is released when the stream
 /// ends, so memory follows the open connections, not the input.
 ///
-/// **Errors.** Every method that takes `emit` rethrows what `emit` throws, and stops there:
+/// **Receiving.** Each input method takes a ``FramingReceiver`` `inout` (the fast path: the
+/// caller's receiver is specialized and called directly), or a closure (``Emit``) that gets every
+/// event, outputs as ``FramingEvent/output(_:stream:)``.
+///
+/// **Errors.** Every method rethrows what the receiver throws, and stops there:
 /// the engine is then in a consistent state but the rest of that input's outputs are lost, so a
 /// caller that throws (a closed output, say) should stop feeding the engine.
 ///
@@ -52,7 +56,8 @@ import PacketDecoding
 /// at compile time, where as a class every event and frame paid the runtime's checks
 /// (`swift_beginAccess`) on its stored properties.
 public struct FramingEngine<Context> {
-    /// The callback that receives the engine's events, in order.
+    /// A closure that receives the engine's events, in order (outputs as
+    /// ``FramingEvent/output(_:stream:)``): the simple alternative to a ``FramingReceiver``.
     public typealias Emit = (FramingEvent<Context>) throws -> Void
 
     /// Bytes of a stream held to detect its format: what `FrameFormat.detect` reads at most.
@@ -134,17 +139,17 @@ public struct FramingEngine<Context> {
     ///   - key: The stream.
     ///   - time: When the bytes arrived (a packet's capture time, a read's wall-clock time);
     ///     becomes ``FramedStream/time`` for the outputs they complete.
-    ///   - emit: Receives the outputs, in order.
-    /// - Throws: What `emit` throws; ``FormatDetectionError`` when the streams waiting for a
+    ///   - receiver: Receives the outputs, in order.
+    /// - Throws: What `receiver` throws; ``FormatDetectionError`` when the streams waiting for a
     ///   format hold more than ``FramingConfiguration/maxUndecidedBytes``.
     @inlinable
-    public mutating func receive(_ bytes: UnsafeRawBufferPointer, on key: StreamKey, at time: Timestamp, _ emit: Emit) throws {
+    public mutating func receive<R: FramingReceiver>(_ bytes: UnsafeRawBufferPointer, on key: StreamKey, at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard !bytes.isEmpty, let stream = stream(key) else { return }
         stream.currentTime = time
         if stream.decoder != nil {
-            try step(stream, .bytes(bytes), at: time, emit)
+            try step(stream, .bytes(bytes), at: time, &receiver)
         } else if !stream.isFinished {
-            try hold(bytes, of: stream, at: time, emit)
+            try hold(bytes, of: stream, at: time, &receiver)
         }
     }
 
@@ -155,56 +160,56 @@ public struct FramingEngine<Context> {
     ///   - byteCount: Missing bytes, at least 1.
     ///   - key: The stream.
     ///   - time: When the gap was found.
-    ///   - emit: Receives the outputs.
-    /// - Throws: What `emit` throws; ``FormatDetectionError`` (see ``receive(_:on:at:_:)``).
+    ///   - receiver: Receives the outputs.
+    /// - Throws: What `receiver` throws; ``FormatDetectionError`` (see ``receive(_:on:at:into:)``).
     @inlinable
-    public mutating func noteGap(byteCount: UInt64, on key: StreamKey, at time: Timestamp, _ emit: Emit) throws {
+    public mutating func noteGap<R: FramingReceiver>(byteCount: UInt64, on key: StreamKey, at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard byteCount > 0, let stream = stream(key) else { return }
         stream.currentTime = time
         if stream.decoder != nil {
-            try step(stream, .gap(byteCount), at: time, emit)
+            try step(stream, .gap(byteCount), at: time, &receiver)
         } else if !stream.isFinished {
             stream.hold(.gap(byteCount), at: time)
-            if !stream.isWaiting { try detect(stream, emit) }
+            if !stream.isWaiting { try detect(stream, &receiver) }
         }
     }
 
     /// Ends `key`'s stream (its FIN, or the end of a socket's reads): an unfinished frame is
     /// reported `truncated` and the decoder released. Later inputs for it are ignored.
     ///
-    /// - Throws: What `emit` throws; ``FormatDetectionError``.
+    /// - Throws: What `receiver` throws; ``FormatDetectionError``.
     @inlinable
-    public mutating func endStream(_ key: StreamKey, at time: Timestamp, _ emit: Emit) throws {
+    public mutating func endStream<R: FramingReceiver>(_ key: StreamKey, at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard let stream = stream(key) else { return }
         stream.currentTime = time
-        try end(stream, at: time, emit)
+        try end(stream, at: time, &receiver)
     }
 
     /// Ends both streams of `connection` (closed, reset, evicted, or the input ended), then
     /// emits ``FramingEvent/connectionClosed(client:server:)``; the connection number is free
     /// again.
     ///
-    /// - Throws: What `emit` throws; ``FormatDetectionError``.
+    /// - Throws: What `receiver` throws; ``FormatDetectionError``.
     @inlinable
-    public mutating func closeConnection(_ connection: Int, at time: Timestamp, _ emit: Emit) throws {
+    public mutating func closeConnection<R: FramingReceiver>(_ connection: Int, at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard let pair = connections.removeValue(forKey: connection) else { return }
         for stream in pair.streams {
             stream.currentTime = time
-            try end(stream, at: time, emit)
+            try end(stream, at: time, &receiver)
         }
-        try emit(.connectionClosed(client: pair.streams[0], server: pair.streams[1]))
+        try receiver.receive(.connectionClosed(client: pair.streams[0], server: pair.streams[1]))
     }
 
     /// Passes on a bound the reassembler reached for `connection` (and `direction`, for the
     /// out-of-order bounds) as a ``FramingEvent/limit(_:stream:)`` event.
     ///
-    /// - Throws: What `emit` throws.
+    /// - Throws: What `receiver` throws.
     @inlinable
-    public mutating func noteLimit(_ limit: ReassemblyLimit, connection: Int, direction: StreamDirection?,
-                                   at time: Timestamp, _ emit: Emit) throws {
+    public mutating func noteLimit<R: FramingReceiver>(_ limit: ReassemblyLimit, connection: Int, direction: StreamDirection?,
+                                                      at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard let stream = stream(StreamKey(connection: connection, direction: direction ?? .clientToServer)) else { return }
         stream.currentTime = time
-        try emit(.limit(.reassembly(limit), stream: stream))
+        try receiver.receive(.limit(.reassembly(limit), stream: stream))
     }
 
     /// Ends the input: closes the connections still open (in order of their numbers), then
@@ -212,16 +217,17 @@ public struct FramingEngine<Context> {
     ///
     /// - Parameters:
     ///   - time: The time of the outputs this flushes; `nil` keeps each stream's last.
-    ///   - emit: Receives the outputs.
-    /// - Throws: What `emit` throws; ``FormatDetectionError`` when streams held data and no
+    ///   - receiver: Receives the outputs.
+    /// - Throws: What `receiver` throws; ``FormatDetectionError`` when streams held data and no
     ///   format could be detected.
-    public mutating func finish(at time: Timestamp? = nil, _ emit: Emit) throws {
+    @inlinable
+    public mutating func finish<R: FramingReceiver>(at time: Timestamp? = nil, into receiver: inout R) throws where R.Context == Context {
         for connection in connections.keys.sorted() {
-            try closeConnection(connection, at: time ?? connections[connection]!.streams[0].time, emit)
+            try closeConnection(connection, at: time ?? connections[connection]!.streams[0].time, into: &receiver)
         }
         guard !waiting.isEmpty else { return }
-        guard fallbackFormat != nil else { throw try undetectable(waiting[0], emit) }
-        try resolveWaiting(emit)
+        guard fallbackFormat != nil else { throw try undetectable(waiting[0], &receiver) }
+        try resolveWaiting(&receiver)
     }
 }
 
@@ -238,7 +244,7 @@ extension FramingEngine {
     /// Runs one step of `stream`'s decoder (its outputs emitted), then counts what the decoder
     /// holds and keeps the total of all decoders within ``FramingConfiguration/maxBufferedBytes``.
     @inlinable
-    mutating func step(_ stream: FramedStream<Context>, _ input: Step, at time: Timestamp, _ emit: Emit) throws {
+    mutating func step<R: FramingReceiver>(_ stream: FramedStream<Context>, _ input: Step, at time: Timestamp, _ receiver: inout R) throws where R.Context == Context {
         // A closure literal per call, not a local function: a local function capturing
         // `completedFrame` made it a boxed variable with a runtime exclusivity check per frame.
         var completedFrame = false
@@ -246,18 +252,18 @@ extension FramingEngine {
         case .bytes(let bytes):
             try stream.decoder!.process(bytes) { decoded in
                 if case .frame = decoded { completedFrame = true }
-                try emit(.output(decoded, stream: stream))
+                try receiver.receive(decoded, from: stream)
             }
         case .held(let bytes):
             try stream.decoder!.process(bytes) { decoded in
                 if case .frame = decoded { completedFrame = true }
-                try emit(.output(decoded, stream: stream))
+                try receiver.receive(decoded, from: stream)
             }
         case .gap(let byteCount):
-            try stream.decoder!.noteGap(byteCount: byteCount) { try emit(.output($0, stream: stream)) }
+            try stream.decoder!.noteGap(byteCount: byteCount) { try receiver.receive($0, from: stream) }
         }
         countBuffered(stream, completedFrame: completedFrame)
-        if bufferedBytes > configuration.maxBufferedBytes { try giveUpPartialFrames(at: time, emit) }
+        if bufferedBytes > configuration.maxBufferedBytes { try giveUpPartialFrames(at: time, &receiver) }
     }
 
     /// Brings ``bufferedBytes`` and the queue of partial frames up to date with what `stream`'s
@@ -276,11 +282,11 @@ extension FramingEngine {
 
     /// The partial-frame budget is spent: the partial frames that have waited longest are given
     /// up — a `limit` event, then `truncated` — until the total is within the budget again.
-    @usableFromInline mutating func giveUpPartialFrames(at time: Timestamp, _ emit: Emit) throws {
+    @usableFromInline mutating func giveUpPartialFrames<R: FramingReceiver>(at time: Timestamp, _ receiver: inout R) throws where R.Context == Context {
         while bufferedBytes > configuration.maxBufferedBytes, let oldest = partialFrames.first {
             oldest.currentTime = time
-            try emit(.limit(.bufferedBytesTotal, stream: oldest))
-            try oldest.decoder!.abandonPartialFrame { try emit(.output($0, stream: oldest)) }
+            try receiver.receive(.limit(.bufferedBytesTotal, stream: oldest))
+            try oldest.decoder!.abandonPartialFrame { try receiver.receive($0, from: oldest) }
             countBuffered(oldest, completedFrame: false)
         }
     }
@@ -288,10 +294,10 @@ extension FramingEngine {
     /// The end of a stream: the decoder reports its unfinished tail and is released. A stream
     /// still deciding its format decides now.
     @inlinable
-    mutating func end(_ stream: FramedStream<Context>, at time: Timestamp, _ emit: Emit) throws {
+    mutating func end<R: FramingReceiver>(_ stream: FramedStream<Context>, at time: Timestamp, _ receiver: inout R) throws where R.Context == Context {
         guard !stream.isFinished else { return }
         if stream.decoder != nil {
-            try stream.decoder!.finish { try emit(.output($0, stream: stream)) }
+            try stream.decoder!.finish { try receiver.receive($0, from: stream) }
             stream.release()
             countBuffered(stream, completedFrame: false)
         } else if stream.held.isEmpty {
@@ -299,9 +305,9 @@ extension FramingEngine {
         } else {
             stream.hold(.end, at: time)
             if stream.isWaiting {
-                try checkWaitingBudget(emit)
+                try checkWaitingBudget(&receiver)
             } else {
-                try detect(stream, emit)
+                try detect(stream, &receiver)
             }
         }
     }
@@ -313,21 +319,21 @@ extension FramingEngine {
     /// Takes bytes of a stream whose format is undecided: copies only what detection still
     /// needs and decides; the rest is framed in place once the format is known, or held (within
     /// ``FramingConfiguration/maxUndecidedBytes``) while the stream waits for a fallback.
-    @usableFromInline mutating func hold(_ bytes: UnsafeRawBufferPointer, of stream: FramedStream<Context>, at time: Timestamp,
-                               _ emit: Emit) throws {
-        if stream.isWaiting { return try holdWaiting(bytes[...], of: stream, at: time, emit) }
+    @usableFromInline mutating func hold<R: FramingReceiver>(_ bytes: UnsafeRawBufferPointer, of stream: FramedStream<Context>, at time: Timestamp,
+                               _ receiver: inout R) throws where R.Context == Context {
+        if stream.isWaiting { return try holdWaiting(bytes[...], of: stream, at: time, &receiver) }
         let needed = Swift.max(Self.detectionProbeLength - stream.heldByteCount, 0)
         stream.hold(.data(Array(bytes.prefix(needed))), at: time)
-        if stream.heldByteCount >= Self.detectionProbeLength { try detect(stream, emit, then: bytes.dropFirst(needed)) }
+        if stream.heldByteCount >= Self.detectionProbeLength { try detect(stream, &receiver, then: bytes.dropFirst(needed)) }
     }
 
     /// Holds `bytes` of a stream waiting for a format from another stream. They are counted
     /// before they are copied, so an input over the budget fails without being held.
-    @usableFromInline mutating func holdWaiting(_ bytes: Slice<UnsafeRawBufferPointer>, of stream: FramedStream<Context>, at time: Timestamp,
-                                      _ emit: Emit) throws {
+    @usableFromInline mutating func holdWaiting<R: FramingReceiver>(_ bytes: Slice<UnsafeRawBufferPointer>, of stream: FramedStream<Context>, at time: Timestamp,
+                                      _ receiver: inout R) throws where R.Context == Context {
         guard !bytes.isEmpty else { return }
         waitingBytes += bytes.count
-        try checkWaitingBudget(emit)
+        try checkWaitingBudget(&receiver)
         stream.hold(.data(Array(bytes)), at: time)
     }
 
@@ -337,58 +343,59 @@ extension FramingEngine {
     ///
     /// The streams that were waiting for a first format are decoded after `rest`, so outputs
     /// come in the order of the inputs that completed them.
-    @usableFromInline mutating func detect(_ stream: FramedStream<Context>, _ emit: Emit,
-                                 then rest: Slice<UnsafeRawBufferPointer> = UnsafeRawBufferPointer(start: nil, count: 0)[...]) throws {
+    @usableFromInline mutating func detect<R: FramingReceiver>(_ stream: FramedStream<Context>, _ receiver: inout R,
+                                 then rest: Slice<UnsafeRawBufferPointer> = UnsafeRawBufferPointer(start: nil, count: 0)[...]) throws
+    where R.Context == Context {
         let time = stream.time
         if let format = FrameFormat.detect(stream.heldDataPrefix).map(configuration.applied) {
             let known = usedFormats.firstIndex(of: format)
             let index = known ?? register(format)
             stream.currentFormatIndex = index
-            try emit(.formatDetected(format, stream: stream, isNew: known == nil))
-            try replay(stream, with: index, emit)
-            if !rest.isEmpty { try step(stream, .bytes(UnsafeRawBufferPointer(rebasing: rest)), at: time, emit) }
+            try receiver.receive(.formatDetected(format, stream: stream, isNew: known == nil))
+            try replay(stream, with: index, &receiver)
+            if !rest.isEmpty { try step(stream, .bytes(UnsafeRawBufferPointer(rebasing: rest)), at: time, &receiver) }
             if fallbackFormat == nil {
                 fallbackFormat = index
-                try resolveWaiting(emit)
+                try resolveWaiting(&receiver)
             }
         } else if let fallbackFormat {
-            try assume(fallbackFormat, for: stream, emit)
-            if !rest.isEmpty { try step(stream, .bytes(UnsafeRawBufferPointer(rebasing: rest)), at: time, emit) }
+            try assume(fallbackFormat, for: stream, &receiver)
+            if !rest.isEmpty { try step(stream, .bytes(UnsafeRawBufferPointer(rebasing: rest)), at: time, &receiver) }
         } else {
             stream.isWaiting = true
             waiting.append(stream)
             waitingBytes += stream.heldByteCount
-            try checkWaitingBudget(emit)
-            try holdWaiting(rest, of: stream, at: time, emit)
+            try checkWaitingBudget(&receiver)
+            try holdWaiting(rest, of: stream, at: time, &receiver)
         }
     }
 
     /// Decodes the waiting streams with the fallback format, in the order they started waiting.
-    @usableFromInline mutating func resolveWaiting(_ emit: Emit) throws {
+    @usableFromInline mutating func resolveWaiting<R: FramingReceiver>(_ receiver: inout R) throws where R.Context == Context {
         guard let fallbackFormat else { return }
         let resolved = waiting
         waiting.removeAll()
         waitingBytes = 0
         for stream in resolved {
             stream.isWaiting = false
-            try assume(fallbackFormat, for: stream, emit)
+            try assume(fallbackFormat, for: stream, &receiver)
         }
     }
 
     /// Decodes a stream that fit no preset with the fallback format, saying so first when it
     /// held data (a stream that starts with a gap has nothing to say it about).
-    @usableFromInline mutating func assume(_ index: Int, for stream: FramedStream<Context>, _ emit: Emit) throws {
+    @usableFromInline mutating func assume<R: FramingReceiver>(_ index: Int, for stream: FramedStream<Context>, _ receiver: inout R) throws where R.Context == Context {
         stream.currentFormatIndex = index
         if stream.heldByteCount > 0 {
             assumedStreamCount += 1
-            try emit(.formatAssumed(stream: stream))
+            try receiver.receive(.formatAssumed(stream: stream))
         }
-        try replay(stream, with: index, emit)
+        try replay(stream, with: index, &receiver)
     }
 
     /// Gives `stream` the format at `index` and feeds its decoder everything held, each input
     /// with its own time.
-    @usableFromInline mutating func replay(_ stream: FramedStream<Context>, with index: Int, _ emit: Emit) throws {
+    @usableFromInline mutating func replay<R: FramingReceiver>(_ stream: FramedStream<Context>, with index: Int, _ receiver: inout R) throws where R.Context == Context {
         use(index, for: stream)
         let held = stream.held
         stream.held.removeAll()
@@ -397,11 +404,11 @@ extension FramingEngine {
             stream.currentTime = time
             switch input {
             case .data(let bytes):
-                try step(stream, .held(bytes), at: time, emit)
+                try step(stream, .held(bytes), at: time, &receiver)
             case .gap(let length):
-                try step(stream, .gap(length), at: time, emit)
+                try step(stream, .gap(length), at: time, &receiver)
             case .end:
-                try end(stream, at: time, emit)
+                try end(stream, at: time, &receiver)
             }
         }
     }
@@ -416,14 +423,14 @@ extension FramingEngine {
         return usedFormats.count - 1
     }
 
-    @usableFromInline func checkWaitingBudget(_ emit: Emit) throws {
-        if waitingBytes > configuration.maxUndecidedBytes, let first = waiting.first { throw try undetectable(first, emit) }
+    @usableFromInline func checkWaitingBudget<R: FramingReceiver>(_ receiver: inout R) throws where R.Context == Context {
+        if waitingBytes > configuration.maxUndecidedBytes, let first = waiting.first { throw try undetectable(first, &receiver) }
     }
 
     /// Framing cannot go on without a format: says which stream fit none, and returns the error.
-    @usableFromInline func undetectable(_ stream: FramedStream<Context>, _ emit: Emit) throws -> FormatDetectionError {
+    @usableFromInline func undetectable<R: FramingReceiver>(_ stream: FramedStream<Context>, _ receiver: inout R) throws -> FormatDetectionError where R.Context == Context {
         let firstBytes = stream.heldDataPrefix
-        try emit(.formatUndetectable(stream, firstBytes: firstBytes))
+        try receiver.receive(.formatUndetectable(stream, firstBytes: firstBytes))
         return FormatDetectionError(stream: stream.key, firstBytes: firstBytes)
     }
 }

@@ -76,18 +76,23 @@ struct DecodeSession<Renderer: OutputRenderer> {
     mutating func consume(_ event: CaptureEvent, at time: Timestamp) throws {
         guard !sink.reachedFrameLimit else { return }
         switch event {
+        case .stream(.data(let connection, let direction, _, let bytes)):
+            // Stream data, the event of almost every packet, matched here rather than through
+            // the engine's adapter: binding the whole event copied it (and its payload) per packet.
+            do {
+                try engine.receive(bytes, on: StreamKey(connection: connection, direction: direction), at: time, into: &sink)
+            } catch is FormatDetectionError {
+                throw sink.noFormatFailure!
+            }
         case .stream(let event):
             // The contexts are made from two values, not from the sink: a closure over the sink
-            // would copy it for every event. No wrapping closure either (see ``framing(_:)``):
-            // this is the path of every packet.
+            // would copy it.
             let (keepsTotals, givenFormat) = (sink.keepsTotals, sink.givenFormat)
-            do {
+            try framing { engine, sink in
                 try engine.consume(event, at: time, contexts: { connection, client, server in
                     Sink.contexts(client: StreamLabel(connection: connection, direction: .clientToServer, source: client, destination: server),
                                   keepsTotals: keepsTotals, givenFormat: givenFormat)
-                }) { try sink.handle($0) }
-            } catch is FormatDetectionError {
-                throw sink.noFormatFailure!
+                }, into: &sink)
             }
         case .malformedPacket(let number, let reason, let offset):
             sink.problems += 1
@@ -113,17 +118,17 @@ struct DecodeSession<Renderer: OutputRenderer> {
     ///
     /// - Throws: ``OutputError``; ``CommandFailure`` (exit 1) when no format can be found.
     mutating func receive(_ bytes: UnsafeRawBufferPointer, on key: StreamKey, at time: Timestamp) throws {
-        try framing { engine, sink in try engine.receive(bytes, on: key, at: time) { try sink.handle($0) } }
+        try framing { engine, sink in try engine.receive(bytes, on: key, at: time, into: &sink) }
     }
 
     /// Ends `key`'s stream: an unfinished frame is reported `truncated`.
     mutating func end(_ key: StreamKey, at time: Timestamp) throws {
-        try framing { engine, sink in try engine.endStream(key, at: time) { try sink.handle($0) } }
+        try framing { engine, sink in try engine.endStream(key, at: time, into: &sink) }
     }
 
     /// Ends both streams of `connection` (unfinished frames reported `truncated`) and forgets it.
     mutating func closeConnection(_ connection: Int, at time: Timestamp) throws {
-        try framing { engine, sink in try engine.closeConnection(connection, at: time) { try sink.handle($0) } }
+        try framing { engine, sink in try engine.closeConnection(connection, at: time, into: &sink) }
     }
 
     /// Ends the run: open streams end, streams still waiting for a format get the fallback (or
@@ -132,7 +137,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
     /// - Throws: ``CommandFailure`` (exit 1) when streams had data but no format could be
     ///   detected; ``OutputError``.
     mutating func finish() throws {
-        try framing { engine, sink in try engine.finish { try sink.handle($0) } }
+        try framing { engine, sink in try engine.finish(into: &sink) }
         if engine.assumedStreams > 1 {
             StandardError.writeLine(
                 "framedump: \(engine.assumedStreams) streams in all fit no preset format and were decoded as \(engine.formats[0].name)")
@@ -151,8 +156,8 @@ struct DecodeSession<Renderer: OutputRenderer> {
 }
 
 extension DecodeSession {
-    /// Everything but the engine: the renderer and the counts, mutated by the engine's callback.
-    private struct Sink {
+    /// Everything but the engine: the renderer and the counts; the engine's receiver.
+    private struct Sink: FramingReceiver {
         var renderer: Renderer
         let output: OutputStream
         let keepsTotals: Bool
@@ -195,20 +200,27 @@ extension DecodeSession {
             return (StreamContext(label: client, totals: totals()), StreamContext(label: client?.reversed, totals: totals()))
         }
 
-        mutating func handle(_ event: FramingEvent<StreamContext>) throws {
+        mutating func receive(_ decoded: FrameDecoderOutput, from stream: FramedStream<StreamContext>) throws {
+            guard !reachedFrameLimit else { return }
+            summary.count(decoded)
+            let format = stream.formatIndex!
+            // Held in a local, the context keeps its label alive for the call, so the label is
+            // passed in place rather than copied.
+            let context = stream.context
+            if let totals = context.totals {
+                if totals.format == nil { totals.format = formats[format] }
+                totals.count(decoded)
+            }
+            let time = context.isTimed ? stream.time : nil
+            renderer.render(decoded, format: format, label: context.label, time: time, into: &output.buffer)
+            try output.flushIfBlockFull()
+            try observer?(stream.key, decoded)
+        }
+
+        mutating func receive(_ event: FramingEvent<StreamContext>) throws {
             switch event {
             case .output(let decoded, let stream):
-                guard !reachedFrameLimit else { return }
-                summary.count(decoded)
-                let format = stream.formatIndex!
-                if let totals = stream.context.totals {
-                    if totals.format == nil { totals.format = formats[format] }
-                    totals.count(decoded)
-                }
-                let label = stream.context.label
-                renderer.render(decoded, format: format, label: label, time: label == nil ? nil : stream.time, into: &output.buffer)
-                try output.flushIfBlockFull()
-                try observer?(stream.key, decoded)
+                try receive(decoded, from: stream)
             case .formatDetected(let format, let stream, let isNew):
                 guard isNew else { return }
                 // The engine added it to its formats last; the renderer's indices follow the same order.
