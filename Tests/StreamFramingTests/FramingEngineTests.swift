@@ -180,3 +180,95 @@ import Testing
         #expect(recorder.events.last?.kind == "closed")
     }
 }
+
+
+/// An error thrown by the receiver at any event comes out of the engine's call, through the
+/// closure form and the receiver form alike (Swift 6.3.1 lost errors thrown from closures that
+/// build multi-payload enum cases inside `rethrows` functions: docs/performance.md).
+@Suite struct FramingEngineErrorTests {
+    struct Stop: Error, Equatable {}
+
+    /// Throws at its `failAt`-th event (counting from 0); counts the events it saw.
+    struct FailingReceiver: FramingReceiver {
+        var failAt: Int
+        var seen = 0
+
+        mutating func receive(_ output: FrameDecoderOutput, from stream: FramedStream<Int>) throws { try count() }
+        mutating func receive(_ event: FramingEvent<Int>) throws { try count() }
+
+        private mutating func count() throws {
+            defer { seen += 1 }
+            if seen == failAt { throw Stop() }
+        }
+    }
+
+    /// Detection, frames, a skip, a gap, the partial-frame limit, truncated tails, a close and
+    /// the end: each step's events go to `receiver`; returns how many steps threw.
+    static func run(_ receiver: inout FailingReceiver, closures: Bool) -> Int {
+        var engine = FramingEngine<Int>(configuration: FramingConfiguration(maxBufferedBytes: 300))
+        engine.openConnection(1, client: 1, server: 2)
+        engine.openConnection(2, client: 3, server: 4)
+        let frames = h12Frames(4)
+        let partial = try! FrameEncoder(format: .h12).encode(body: Array(repeating: 1, count: 300))
+        let c2s = StreamKey(connection: 1, direction: .clientToServer), s2c = StreamKey(connection: 1, direction: .serverToClient)
+        let other = StreamKey(connection: 2, direction: .clientToServer), otherBack = StreamKey(connection: 2, direction: .serverToClient)
+        let time = Timestamp(nanoseconds: 1)
+        var thrown = 0
+        func step(_ body: (inout FramingEngine<Int>, inout FailingReceiver) throws -> Void) {
+            do {
+                try body(&engine, &receiver)
+            } catch is Stop {
+                thrown += 1
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+        // With `closures`, each call goes through the closure form, the closure forwarding to the receiver.
+        func call(_ engine: inout FramingEngine<Int>, _ receiver: inout FailingReceiver,
+                  _ viaClosure: (inout FramingEngine<Int>, FramingEngine<Int>.Emit) throws -> Void,
+                  _ viaReceiver: (inout FramingEngine<Int>, inout FailingReceiver) throws -> Void) throws {
+            if closures {
+                var forwarded = receiver
+                defer { receiver = forwarded }
+                try viaClosure(&engine) { event in
+                    if case .output(let output, let stream) = event {
+                        try forwarded.receive(output, from: stream)
+                    } else {
+                        try forwarded.receive(event)
+                    }
+                }
+            } else {
+                try viaReceiver(&engine, &receiver)
+            }
+        }
+        func bytes(_ data: [UInt8], _ key: StreamKey) {
+            step { engine, receiver in
+                try data.withUnsafeBytes { raw in
+                    try call(&engine, &receiver, { try $0.receive(raw, on: key, at: time, $1) }, { try $0.receive(raw, on: key, at: time, into: &$1) })
+                }
+            }
+        }
+        bytes(frames, c2s)
+        bytes([0, 1, 2] + frames, s2c)
+        bytes(Array(partial.prefix(200)), other)
+        step { try call(&$0, &$1, { try $0.noteGap(byteCount: 5, on: c2s, at: time, $1) }, { try $0.noteGap(byteCount: 5, on: c2s, at: time, into: &$1) }) }
+        bytes(Array(partial.prefix(200)), otherBack)
+        step { try call(&$0, &$1, { try $0.endStream(c2s, at: time, $1) }, { try $0.endStream(c2s, at: time, into: &$1) }) }
+        step { try call(&$0, &$1, { try $0.closeConnection(1, at: time, $1) }, { try $0.closeConnection(1, at: time, into: &$1) }) }
+        step { try call(&$0, &$1, { try $0.finish(at: time, $1) }, { try $0.finish(at: time, into: &$1) }) }
+        return thrown
+    }
+
+    @Test(arguments: [false, true])
+    func anErrorAtAnyEventComesOut(closures: Bool) {
+        var counting = FailingReceiver(failAt: .max)
+        #expect(Self.run(&counting, closures: closures) == 0)
+        let total = counting.seen
+        #expect(total >= 15)
+        for failAt in 0..<total {
+            var receiver = FailingReceiver(failAt: failAt)
+            let thrown = Self.run(&receiver, closures: closures)
+            #expect(thrown == 1, "failing at event \(failAt) of \(total)")
+        }
+    }
+}
