@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "FrameCodecTests", dependencies: ["FrameCodec", "TestSupport"]),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport"]),
         .testTarget(name: "StreamFramingTests", dependencies: ["StreamFraming", "FrameCodec", "PacketDecoding", "TestSupport"]),
-        .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding", "TestSupport"]),
+        .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding", "StreamFraming", "FrameCodec", "TestSupport"]),
         .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
