@@ -75,7 +75,7 @@ final class ConnectClient: PeerDelegate {
     private func sendLine(_ line: ArraySlice<UInt8>, _ number: Int) {
         guard let peer else { return }
         do {
-            let spec = try FrameSpecLine.parse(line)
+            let spec = try FrameSpecLine.parse(line, format: encoder.format)
             peer.send(try encoder.encode(fields: spec.fields, body: spec.body))
             if peer.outgoing.count >= Self.bufferLimit { input.paused = true }
         } catch {

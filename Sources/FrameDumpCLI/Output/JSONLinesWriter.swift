@@ -21,7 +21,10 @@ import PacketDecoding
 /// - `payload_hex` (lower-case hex of the payload) is left out with `--payload none`.
 /// - `frame_length` is the whole frame, header included: `offset + frame_length` is where the
 ///   next record starts, whatever `strip=` makes the payload (and so `length`) be. It came after
-///   the other keys were published, so it is last.
+///   the other keys were published, so it comes after them.
+/// - `names` (after `frame_length`, added later still) gives the name of each header field value
+///   the format names (`cmd:u8{1=ping,…}`): `"names":{"cmd":"ping"}`; `fields` keeps the number.
+///   Left out when no field's value has a name.
 /// - Outputs of labelled streams (captures, sockets) carry `conn`, `src` and `dst` right after
 ///   `type`, and `ts` (RFC 3339, UTC, nanoseconds) when the time is known:
 ///   `{"type":"frame","conn":1,"src":"127.0.0.1:51000","dst":"127.0.0.1:9000","ts":"2024-05-01T12:00:00.123456789Z","offset":0,…}`
@@ -41,8 +44,21 @@ struct JSONLinesWriter {
     private let payloadStart: Int?
     /// The most bytes of a line besides the stream's keys and the payload hex.
     private let lineBound: Int
+    /// The fields of ``format`` with value names, for the `names` key; empty for most formats,
+    /// which then pay nothing per frame.
+    private let namedFields: [NamedField]
     private var timestamps = RFC3339Timestamp.Cache()
     private let scratch = LineScratch()
+
+    /// A field with value names: where its value is, and its key and names as JSON text.
+    private struct NamedField {
+        /// The field's index in the format.
+        var index: Int
+        /// `"cmd":`.
+        var key: [UInt8]
+        /// Each named value with its name as a JSON string (`"ping"`).
+        var names: [(value: UInt64, json: [UInt8])]
+    }
 
     /// One integer field: where its key is in ``keyBytes`` and its value in the header. Plain
     /// integers, so walking the fields per frame takes no reference counting.
@@ -70,11 +86,28 @@ struct JSONLinesWriter {
         }
         self.fields = fields
         self.keyBytes = keyBytes
+        namedFields = format.fields.indices.compactMap { index in
+            let field = format.fields[index]
+            guard !field.valueNames.isEmpty else { return nil }
+            var key: [UInt8] = []
+            JSONString.append(field.name, to: &key)
+            key.append(UInt8(ascii: ":"))
+            let names = field.valueNames.map { entry in
+                var json: [UInt8] = []
+                JSONString.append(entry.name, to: &json)
+                return (entry.value, json)
+            }
+            return NamedField(index: index, key: key, names: names)
+        }
         // The longest fixed text and numbers: `{"type":"truncated"`, `,"ts":"…"`, offset, length,
         // declared or `"fields":{…}` with a number per field, crc_ok, frame_length.
         let numbers = 4 * (16 + ByteCursor.maxDecimalDigits)
         let fieldText = 12 + keyBytes.count + fields.count * ByteCursor.maxDecimalDigits
-        lineBound = 32 + 8 + RFC3339Timestamp.Cache.maxCount + numbers + fieldText + 32
+        // `,"names":{…}` with each named field's key and its longest name.
+        let nameText = 12 + namedFields.reduce(0) { sum, field in
+            sum + 1 + field.key.count + (field.names.map(\.json.count).max() ?? 0)
+        }
+        lineBound = 32 + 8 + RFC3339Timestamp.Cache.maxCount + numbers + fieldText + nameText + 32
     }
 
     mutating func render(_ output: FrameDecoderOutput, label: StreamLabel?, time: Timestamp?, into buffer: inout [UInt8]) {
@@ -171,6 +204,23 @@ struct JSONLinesWriter {
         }
         line.append(",\"frame_length\":")
         line.appendDecimal(UInt64(frame.bytes.count))
+        if !namedFields.isEmpty { appendNames(frame, to: &line) }
         line.append("}\n")
+    }
+
+    /// `,"names":{"cmd":"ping"}`: the name of each named field's value, for the fields whose
+    /// value has one; nothing when none has.
+    private func appendNames(_ frame: Frame, to line: inout ByteCursor) {
+        var wroteAny = false
+        let header = frame.header
+        for field in namedFields {
+            let value = format.value(ofField: field.index, in: header)
+            guard let entry = field.names.first(where: { $0.value == value }) else { continue }
+            line.append(wroteAny ? "," : ",\"names\":{")
+            wroteAny = true
+            line.append(field.key)
+            line.append(entry.json)
+        }
+        if wroteAny { line.append(UInt8(ascii: "}")) }
     }
 }

@@ -10,7 +10,7 @@ import PacketDecoding
 ///     …
 ///   }
 ///
-/// frame  offset 253  body 5 bytes  magic=0x55aa ver=1 cmd=3 len=5 crc=0x3610a686  crc ok
+/// frame  offset 253  body 5 bytes  magic=0x55aa ver=1 cmd=msg(3) len=5 crc=0x3610a686  crc ok
 ///   hello
 ///
 /// skip  offset 275  7 bytes with no valid header
@@ -19,8 +19,8 @@ import PacketDecoding
 /// ```
 ///
 /// The heading gives the frame's offset in its stream, the body length, every integer header
-/// field (magic and checksum fields in hex, others in decimal) and, for formats with a
-/// checksum, `crc ok` or `crc MISMATCH`. The body follows, indented: pretty JSON, text, or a
+/// field (magic and checksum fields in hex, others in decimal; a named value as `msg(3)`) and,
+/// for formats with a checksum, `crc ok` or `crc MISMATCH`. The body follows, indented: pretty JSON, text, or a
 /// `hexdump -C` style dump (see ``BodyPresentation``).
 ///
 /// Outputs of labelled streams (captures, sockets) start with the connection, direction and
@@ -97,12 +97,16 @@ struct TextRenderer {
         var fieldText: [String] = []
         for (index, field) in format.fields.enumerated() where field.role != .opaque {
             let value = format.value(ofField: index, in: header)
+            var number = "\(value)"
             if index == format.magicFieldIndex || index == format.checksumFieldIndex {
                 var hex: [UInt8] = []
                 ByteFormatting.appendHex(value, digits: field.width * 2, to: &hex)
-                fieldText.append("\(field.name)=0x\(String(decoding: hex, as: UTF8.self))")
+                number = "0x" + String(decoding: hex, as: UTF8.self)
+            }
+            if let name = field.name(ofValue: value) {
+                fieldText.append("\(field.name)=\(name)(\(number))")
             } else {
-                fieldText.append("\(field.name)=\(value)")
+                fieldText.append("\(field.name)=\(number)")
             }
         }
         if !fieldText.isEmpty { heading += "  " + fieldText.joined(separator: " ") }
