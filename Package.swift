@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
         .library(name: "PacketCapture", targets: ["PacketCapture"]),
         .library(name: "StreamFraming", targets: ["StreamFraming"]),
+        .library(name: "BodyViews", targets: ["BodyViews"]),
         .executable(name: "framedump", targets: ["framedump"]),
         .executable(name: "framedump-bench", targets: ["framedump-bench"]),
     ],
@@ -17,6 +18,9 @@ let package = Package(
         .target(name: "PacketDecoding"),
         // The one framing engine every input shares (stdlib only, like the two above).
         .target(name: "StreamFraming", dependencies: ["FrameCodec", "PacketDecoding"]),
+        // Body decoders (protobuf with and without a schema, MessagePack): stdlib only too, so
+        // an app can show bodies the way the CLI does.
+        .target(name: "BodyViews"),
         // Property and differential fuzzing of the frame decoder; stdlib only, like FrameCodec,
         // so the libFuzzer targets (Sources/FuzzTargets, built by scripts/fuzz) compile it too.
         // Its seeded generator (`FuzzRandom`) also drives the tests' and benchmarks' random inputs.
@@ -32,7 +36,7 @@ let package = Package(
 
         // Linux epoll(7), which the Glibc module leaves out: the live commands' event loop.
         .systemLibrary(name: "CEpoll"),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "CEpoll"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "CEpoll"]),
         // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
         // libraries took 1.1 ms (3.4 → 2.3 ms) of every run's start-up, a tenth of `decode` on a
         // 5 MB capture (docs/performance.md, "What it took"). Only this executable has the flag,

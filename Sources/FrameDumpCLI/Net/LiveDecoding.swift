@@ -37,11 +37,11 @@ final class LiveDecoding {
         self.format = format
         let configuration = FramingConfiguration(format: format)
         if options.json {
-            session = Session(DecodeSession(configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: options.includesPayload),
+            session = Session(DecodeSession(configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: options.includesPayload, bodies: options.bodies),
                                             output: context.output))
         } else {
             session = Session(DecodeSession(configuration: configuration,
-                                            renderer: TextOutputRenderer(style: options.textStyle(context), showsBody: options.includesPayload),
+                                            renderer: TextOutputRenderer(style: options.textStyle(context), showsBody: true, bodies: options.bodies),
                                             output: context.output))
         }
     }

@@ -19,12 +19,16 @@ struct JSONLinesOutputRenderer: OutputRenderer {
     let includesPayload: Bool
     private var writers: [JSONLinesWriter] = []
 
-    init(includesPayload: Bool) {
+    /// How bodies are decoded into the `body` key (`--body`; none unless it is given).
+    let bodies: BodySelection
+
+    init(includesPayload: Bool, bodies: BodySelection = BodySelection()) {
         self.includesPayload = includesPayload
+        self.bodies = bodies
     }
 
     mutating func add(_ format: FrameFormat) -> Int {
-        writers.append(JSONLinesWriter(format: format, includesPayload: includesPayload))
+        writers.append(JSONLinesWriter(format: format, includesPayload: includesPayload, bodies: bodies))
         return writers.count - 1
     }
 

@@ -25,6 +25,8 @@ import PacketDecoding
 /// - `names` (after `frame_length`, added later still) gives the name of each header field value
 ///   the format names (`cmd:u8{1=ping,…}`): `"names":{"cmd":"ping"}`; `fields` keeps the number.
 ///   Left out when no field's value has a name.
+/// - `body` (last) is the payload decoded as `--body` chooses (``BodyJSON``); only when
+///   `--body` is given, and not for frames whose view is `none`.
 /// - Outputs of labelled streams (captures, sockets) carry `conn`, `src` and `dst` right after
 ///   `type`, and `ts` (RFC 3339, UTC, nanoseconds) when the time is known:
 ///   `{"type":"frame","conn":1,"src":"127.0.0.1:51000","dst":"127.0.0.1:9000","ts":"2024-05-01T12:00:00.123456789Z","offset":0,…}`
@@ -47,6 +49,9 @@ struct JSONLinesWriter {
     /// The fields of ``format`` with value names, for the `names` key; empty for most formats,
     /// which then pay nothing per frame.
     private let namedFields: [NamedField]
+    /// How bodies are decoded into the `body` key; `nil` when no frame gets one (no `--body`,
+    /// or `--body none`), which then costs nothing per frame.
+    private let bodies: BodySelection.Resolved?
     private var timestamps = RFC3339Timestamp.Cache()
     private let scratch = LineScratch()
 
@@ -70,9 +75,11 @@ struct JSONLinesWriter {
         var isBigEndian: Bool
     }
 
-    init(format: FrameFormat, includesPayload: Bool) {
+    init(format: FrameFormat, includesPayload: Bool, bodies: BodySelection = BodySelection()) {
         self.format = format
         self.includesPayload = includesPayload
+        let resolved = bodies.resolved(for: format)
+        self.bodies = bodies.isExplicit && (resolved.defaultView != .none || !resolved.matches.isEmpty) ? resolved : nil
         payloadStart = format.payloadOffset
         var fields: [FieldKey] = []
         var keyBytes: [UInt8] = []
@@ -205,6 +212,14 @@ struct JSONLinesWriter {
         line.append(",\"frame_length\":")
         line.appendDecimal(UInt64(frame.bytes.count))
         if !namedFields.isEmpty { appendNames(frame, to: &line) }
+        if let bodies {
+            let view = bodies.view(for: frame)
+            if view != .none {
+                buffer.append(contentsOf: line.written)
+                BodyJSON.append(frame.bytes.suffix(payloadCount), view: view, to: &buffer)
+                line = scratch.cursor(capacity: lineBound)
+            }
+        }
         line.append("}\n")
     }
 

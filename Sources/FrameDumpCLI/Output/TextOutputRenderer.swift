@@ -28,13 +28,17 @@ struct TextOutputRenderer: OutputRenderer {
     /// Whether anything was written, so the next block is preceded by a blank line.
     private var wroteBlock = false
 
-    init(style: TextStyle, showsBody: Bool) {
+    /// How bodies are shown (`--body`).
+    let bodies: BodySelection
+
+    init(style: TextStyle, showsBody: Bool, bodies: BodySelection = BodySelection()) {
         self.style = style
         self.showsBody = showsBody
+        self.bodies = bodies
     }
 
     mutating func add(_ format: FrameFormat) -> Int {
-        renderers.append(TextRenderer(format: format, style: style, showsBody: showsBody))
+        renderers.append(TextRenderer(format: format, style: style, showsBody: showsBody, bodies: bodies))
         return renderers.count - 1
     }
 

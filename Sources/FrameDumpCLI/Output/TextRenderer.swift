@@ -20,8 +20,8 @@ import PacketDecoding
 ///
 /// The heading gives the frame's offset in its stream, the body length, every integer header
 /// field (magic and checksum fields in hex, others in decimal; a named value as `msg(3)`) and,
-/// for formats with a checksum, `crc ok` or `crc MISMATCH`. The body follows, indented: pretty JSON, text, or a
-/// `hexdump -C` style dump (see ``BodyPresentation``).
+/// for formats with a checksum, `crc ok` or `crc MISMATCH`. The body follows, indented, as `--body` chooses
+/// (``BodyText``): by default pretty JSON, text, or a `hexdump -C` style dump (``BodyPresentation``).
 ///
 /// Outputs of labelled streams (captures, sockets) start with the connection, direction and
 /// endpoints, the arrow pointing the way the bytes went, and the time when known:
@@ -31,15 +31,18 @@ struct TextRenderer {
     let style: TextStyle
     /// Whether bodies are shown under their headings (`--payload hex`) or left out (`none`).
     let showsBody: Bool
+    /// How each frame's body is shown (`--body`).
+    private let bodies: BodySelection.Resolved
     private let payloadStart: Int?
     /// Whether a block was written, so the next one is preceded by a blank line. Renderers that
     /// share one output (a capture has one per frame format) keep it in step.
     var wroteBlock = false
 
-    init(format: FrameFormat, style: TextStyle, showsBody: Bool = true) {
+    init(format: FrameFormat, style: TextStyle, showsBody: Bool = true, bodies: BodySelection = BodySelection()) {
         self.format = format
         self.style = style
         self.showsBody = showsBody
+        self.bodies = bodies.resolved(for: format)
         payloadStart = format.payloadOffset
     }
 
@@ -118,21 +121,8 @@ struct TextRenderer {
         buffer.append(contentsOf: heading.utf8)
         buffer.append(UInt8(ascii: "\n"))
         guard showsBody, !body.isEmpty else { return }
-        switch BodyPresentation(body) {
-        case .json(let pretty):
-            for line in pretty.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-                buffer.append(contentsOf: "  ".utf8)
-                buffer.append(contentsOf: line)
-                buffer.append(UInt8(ascii: "\n"))
-            }
-        case .text(let lines):
-            for line in lines {
-                buffer.append(contentsOf: "  ".utf8)
-                buffer.append(contentsOf: line.utf8)
-                buffer.append(UInt8(ascii: "\n"))
-            }
-        case .binary:
-            HexASCIIDump.append(body, indent: "  ", to: &buffer)
-        }
+        let view = bodies.view(for: frame)
+        guard view != .none else { return }
+        BodyText.append(body, view: view, indent: "  ", to: &buffer)
     }
 }
