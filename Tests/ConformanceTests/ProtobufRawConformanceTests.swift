@@ -89,6 +89,21 @@ enum ProtocText {
         lines.map(normalized)
     }
 
+    /// Whether two outputs say the same, line by line: equal after ``normalized(_:)``, or
+    /// `name: number` lines whose numbers are equal as doubles, or as floats (protoc prints a
+    /// float with up to 9 digits, we print its shortest form; both round to the same float).
+    static func same(_ ours: [String], _ theirs: [String]) -> Bool {
+        let ours = normalized(ours), theirs = normalized(theirs)
+        return ours.count == theirs.count && zip(ours, theirs).allSatisfy { mine, other in
+            guard mine != other else { return true }
+            let a = mine.split(separator: ":", maxSplits: 1), b = other.split(separator: ":", maxSplits: 1)
+            guard a.count == 2, b.count == 2, a[0] == b[0],
+                  let x = Double(a[1].trimmingCharacters(in: .whitespaces)),
+                  let y = Double(b[1].trimmingCharacters(in: .whitespaces)) else { return false }
+            return x == y || Float(x) == Float(y) || (x.isNaN && y.isNaN)
+        }
+    }
+
     static func normalized(_ line: String) -> String {
         var text = line
         if let comment = text.range(of: "  # ", options: .backwards), !text[comment.upperBound...].contains("\"") {

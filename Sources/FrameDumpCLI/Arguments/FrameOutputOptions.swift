@@ -16,11 +16,12 @@ struct FrameOutputOptions {
     /// no `--body FIELD=VALUE:VIEW` rule matches show none.
     var bodies = BodySelection()
 
-    /// `--format`, `--json`, `--payload`, `--body` and `--color`, in the order help lists them.
+    /// `--format`, `--json`, `--payload`, `--body`, `--proto-descriptors` and `--color`, in the
+    /// order help lists them.
     ///
     /// - Parameter formatHelp: `--format`'s help, which differs by what the command does
     ///   without it (detect, or refuse).
-    /// - Returns: The five option specs.
+    /// - Returns: The six option specs.
     static func specs(formatHelp: String) -> [OptionSpec] {
         [
             .value("format", short: "F", valueName: "NAME|SPEC", help: formatHelp),
@@ -32,6 +33,10 @@ struct FrameOutputOptions {
             .value(
                 "body", valueName: "VIEW|FIELD=VALUE:VIEW",
                 help: "Show bodies as auto (JSON, text or hex: the default), json,\ntext, hex, protobuf, proto:TYPE, msgpack or none; repeat\nFIELD=VALUE:VIEW for frames whose header field holds a value\n(--body 'cmd=msg:protobuf'). Adds body to JSON Lines."
+            ),
+            .value(
+                "proto-descriptors", valueName: "FILE",
+                help: "Message types for --body proto:TYPE: a FileDescriptorSet\n(protoc --descriptor_set_out=FILE --include_imports)."
             ),
             .value(
                 "color", valueName: "WHEN", allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto",
@@ -56,6 +61,7 @@ struct FrameOutputOptions {
         bodies = try BodySelection(bodyValues)
         if !includesPayload, !bodyValues.contains(where: { !$0.contains("=") }) { bodies.defaultView = .none }
         if let format { try bodies.check(against: format) }
+        try bodies.loadSchema(path: arguments.value("proto-descriptors"))
     }
 
     /// The text style for human output to `context`'s standard output.

@@ -14,11 +14,14 @@ enum BodyDecoding {
         /// the body is not protobuf.
         case protobuf
         case msgpack(MessagePackValue)
+        /// Protobuf decoded as a message type of the `--proto-descriptors` schema.
+        case proto(ProtoMessage)
         /// Not what the view expects: shown in hex with this one-line reason.
         case failed(String)
     }
 
-    static func decode(_ body: ArraySlice<UInt8>, view: BodyView) -> Decoded {
+    /// - Parameter schema: the `--proto-descriptors` types, for ``BodyView/proto(typeName:)``.
+    static func decode(_ body: ArraySlice<UInt8>, view: BodyView, schema: ProtoSchema?) -> Decoded {
         switch view {
         case .auto:
             switch BodyPresentation(body) {
@@ -46,7 +49,12 @@ enum BodyDecoding {
                 return .failed(reason(view, error))
             }
         case .proto(let typeName):
-            return .failed("no schema for '\(typeName)'")
+            guard let schema else { return .failed("no --proto-descriptors for '\(typeName)'") }
+            do {
+                return .proto(try body.withUnsafeBytes { bytes in try ProtoMessage(decoding: bytes, typeName: typeName, schema: schema) })
+            } catch {
+                return .failed("not \(typeName): \(error)")
+            }
         }
     }
 

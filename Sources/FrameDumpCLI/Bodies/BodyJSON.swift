@@ -17,10 +17,10 @@ import BodyViews
 /// and `hex` instead of the decoded value, so it is never silently empty.
 enum BodyJSON {
     /// Appends `,"body":{…}` for `body` shown as `view` (nothing for ``BodyView/none``).
-    static func append(_ body: ArraySlice<UInt8>, view: BodyView, to output: inout [UInt8]) {
+    static func append(_ body: ArraySlice<UInt8>, view: BodyView, schema: ProtoSchema?, to output: inout [UInt8]) {
         guard view != .none else { return }
         output.append(contentsOf: ",\"body\":".utf8)
-        switch BodyDecoding.decode(body, view: view) {
+        switch BodyDecoding.decode(body, view: view, schema: schema) {
         case .json(let value):
             output.append(contentsOf: "{\"view\":\"json\",\"value\":".utf8)
             value.append(to: &output, layout: .compact)
@@ -39,6 +39,12 @@ enum BodyJSON {
             } catch {
                 appendFailure(body, view: view, reason: BodyDecoding.reason(view, error), to: &output)
             }
+        case .proto(let message):
+            output.append(contentsOf: "{\"view\":\"proto\",\"type\":".utf8)
+            JSONString.append(message.type.fullName, to: &output)
+            output.append(contentsOf: ",\"value\":".utf8)
+            ProtoJSON.append(message, schema: schema ?? ProtoSchema(), to: &output)
+            output.append(UInt8(ascii: "}"))
         case .msgpack(let value):
             output.append(contentsOf: "{\"view\":\"msgpack\",\"value\":".utf8)
             MessagePackRendering.appendJSON(value, to: &output)

@@ -1,3 +1,4 @@
+import BodyViews
 import FrameCodec
 
 /// Which ``BodyView`` each frame's body gets: `--body VIEW` for all frames, and
@@ -19,6 +20,8 @@ struct BodySelection {
     /// Whether `--body` was given at all: only then does JSON Lines carry a `body` key (the
     /// default output stays as it was before body views existed).
     var isExplicit = false
+    /// The message types of `--proto-descriptors`, for `proto:TYPE` views.
+    var schema: ProtoSchema?
 
     /// The defaults: the automatic choice, no `body` key.
     init() {}
@@ -50,6 +53,39 @@ struct BodySelection {
         }
     }
 
+    /// Every view, the default's and the rules'.
+    private var views: [BodyView] { [defaultView] + rules.map(\.view) }
+
+    /// Loads `--proto-descriptors` and checks that every `proto:TYPE` names one of its types.
+    ///
+    /// - Parameter path: the descriptor set file, or `nil` when the option is not given.
+    /// - Throws: ``UsageError`` for a file that cannot be read or is not a descriptor set, a
+    ///   `proto:TYPE` without the option, or a type the set does not define.
+    mutating func loadSchema(path: String?) throws(UsageError) {
+        if let path {
+            let bytes: [UInt8]
+            switch FileDescriptorIO.readFile(atPath: path) {
+            case .success(let read): bytes = read
+            case .failure(let error): throw UsageError("--proto-descriptors '\(path)': \(error)")
+            }
+            do {
+                schema = try ProtoSchema(descriptorSet: bytes)
+            } catch {
+                throw UsageError("--proto-descriptors '\(path)' is not a FileDescriptorSet (protoc --descriptor_set_out=FILE --include_imports): \(error)")
+            }
+        }
+        for case .proto(let typeName) in views {
+            guard let schema else {
+                throw UsageError("--body proto:\(typeName) needs --proto-descriptors FILE (from protoc --descriptor_set_out=FILE --include_imports)")
+            }
+            guard schema.messages[typeName] != nil else {
+                let known = schema.messages.keys.filter { !(schema.messages[$0]?.isMapEntry ?? false) }.sorted()
+                let hint = Suggestion.hint(for: typeName, among: known)
+                throw UsageError("--body proto:\(typeName): no message type '\(typeName)' in the descriptor set\(hint)")
+            }
+        }
+    }
+
     /// Checks the rules against `format`, the format every stream is decoded with.
     ///
     /// - Throws: ``UsageError`` for a rule naming a field the format lacks, or a value that is
@@ -75,7 +111,7 @@ struct BodySelection {
                   let value = Self.number(rule.value, of: format.fields[index]) else { continue }
             matches.append(Resolved.Match(field: index, value: value, view: rule.view))
         }
-        return Resolved(format: format, defaultView: defaultView, matches: matches)
+        return Resolved(format: format, defaultView: defaultView, matches: matches, schema: schema)
     }
 
     /// A rule's value: a value name of `field`, or decimal or `0x` hex.
@@ -96,6 +132,7 @@ struct BodySelection {
         let format: FrameFormat
         let defaultView: BodyView
         let matches: [Match]
+        let schema: ProtoSchema?
 
         /// The view of `frame`'s body.
         func view(for frame: Frame) -> BodyView {

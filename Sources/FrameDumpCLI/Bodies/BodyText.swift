@@ -9,12 +9,12 @@ import BodyViews
 ///   00000000  08                                                |.|
 /// ```
 enum BodyText {
-    static func append(_ body: ArraySlice<UInt8>, view: BodyView, indent: String, to buffer: inout [UInt8]) {
+    static func append(_ body: ArraySlice<UInt8>, view: BodyView, schema: ProtoSchema?, indent: String, to buffer: inout [UInt8]) {
         if view == .auto {
             appendAutomatic(body, indent: indent, to: &buffer)
             return
         }
-        switch BodyDecoding.decode(body, view: view) {
+        switch BodyDecoding.decode(body, view: view, schema: schema) {
         case .json(let value):
             var pretty: [UInt8] = []
             value.append(to: &pretty, layout: .indented)
@@ -33,6 +33,8 @@ enum BodyText {
             }
         case .msgpack(let value):
             MessagePackRendering.appendText(value, indent: indent, to: &buffer)
+        case .proto(let message):
+            ProtoText.append(message, schema: schema ?? ProtoSchema(), indent: indent, to: &buffer)
         case .failed(let reason):
             appendFailure(body, reason: reason, indent: indent, to: &buffer)
         }

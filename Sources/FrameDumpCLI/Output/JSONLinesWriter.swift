@@ -216,7 +216,7 @@ struct JSONLinesWriter {
             let view = bodies.view(for: frame)
             if view != .none {
                 buffer.append(contentsOf: line.written)
-                BodyJSON.append(frame.bytes.suffix(payloadCount), view: view, to: &buffer)
+                BodyJSON.append(frame.bytes.suffix(payloadCount), view: view, schema: bodies.schema, to: &buffer)
                 line = scratch.cursor(capacity: lineBound)
             }
         }

@@ -123,6 +123,6 @@ struct TextRenderer {
         guard showsBody, !body.isEmpty else { return }
         let view = bodies.view(for: frame)
         guard view != .none else { return }
-        BodyText.append(body, view: view, indent: "  ", to: &buffer)
+        BodyText.append(body, view: view, schema: bodies.schema, indent: "  ", to: &buffer)
     }
 }
