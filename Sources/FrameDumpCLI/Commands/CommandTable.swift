@@ -11,6 +11,7 @@ enum CommandTable {
         ConnectCommand.self,
         ProxyCommand.self,
         FormatsCommand.self,
+        DissectorCommand.self,
         FuzzCommand.self,
         HelpCommand.self,
     ]
