@@ -31,7 +31,7 @@ struct FrameOutputOptions {
                 help: "Show frame payloads ('none': headers only, no payload_hex)."
             ),
             .value(
-                "body", valueName: "VIEW|FIELD=VALUE:VIEW",
+                "body", valueName: "VIEW",
                 help: "Show bodies as auto (JSON, text or hex: the default), json,\ntext, hex, protobuf, proto:TYPE, msgpack or none; repeat\nFIELD=VALUE:VIEW for frames whose header field holds a value\n(--body 'cmd=msg:protobuf'). Adds body to JSON Lines."
             ),
             .value(
