@@ -51,7 +51,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "framedump-bench",
-            dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "CZlib"],
+            dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "CZlib"],
             path: "Benchmarks/framedump-bench"
         ),
 

@@ -1,7 +1,9 @@
 /// Whether bytes are well-formed UTF-8 (Unicode §3.9, table 3-7): no overlong forms, no
 /// surrogates, nothing above U+10FFFF, no truncated sequence. Runs of ASCII take a word at a
 /// time; nothing is allocated.
+@usableFromInline
 enum UTF8Validation {
+    @usableFromInline
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         let count = bytes.count

@@ -47,6 +47,7 @@ public enum ProtobufRawDecoder {
     ///   - visitor: receives the fields in wire order, nested messages and groups bracketed.
     /// - Throws: ``BodyViewError`` (nothing reported) when `body` is not a complete message:
     ///   a truncated value, field number 0, wire type 6 or 7, or an unmatched group end.
+    @inlinable
     public static func decode<Visitor: ProtobufRawVisitor>(_ body: UnsafeRawBufferPointer, into visitor: inout Visitor) throws(BodyViewError) {
         var check = ProtobufWireReader(body)
         try validate(&check, depthLeft: groupDepth)
@@ -56,6 +57,7 @@ public enum ProtobufRawDecoder {
 
     /// Whether `range` of `bytes` parses completely as a message, groups nested at most
     /// `depthLeft` deep.
+    @usableFromInline
     static func isMessage(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, depthLeft: Int) -> Bool {
         var reader = ProtobufWireReader(bytes)
         reader.position = range.lowerBound
@@ -69,7 +71,8 @@ public enum ProtobufRawDecoder {
     }
 
     /// Reads fields up to the reader's end, throwing at the first one that does not parse.
-    private static func validate(_ reader: inout ProtobufWireReader, depthLeft: Int) throws(BodyViewError) {
+    @inlinable
+    static func validate(_ reader: inout ProtobufWireReader, depthLeft: Int) throws(BodyViewError) {
         while !reader.isAtEnd {
             let tag = try reader.readTag()
             try reader.skipValue(number: tag.number, wireType: tag.wireType, depthLeft: depthLeft)
@@ -78,7 +81,8 @@ public enum ProtobufRawDecoder {
 
     /// Reports the fields of an already validated message (or of the group numbered `closing`,
     /// up to its end tag); validation has passed, so the reads do not throw.
-    private static func walk<Visitor: ProtobufRawVisitor>(
+    @inlinable
+    static func walk<Visitor: ProtobufRawVisitor>(
         _ reader: inout ProtobufWireReader,
         guessesLeft: Int,
         closing: UInt32?,
