@@ -136,8 +136,12 @@ struct BodySelection {
 
         /// The view of `frame`'s body.
         func view(for frame: Frame) -> BodyView {
+            view(forHeader: frame.header)
+        }
+
+        /// The view of the body of the frame whose header is `header`.
+        func view(forHeader header: ArraySlice<UInt8>) -> BodyView {
             guard !matches.isEmpty else { return defaultView }
-            let header = frame.header
             for match in matches where format.value(ofField: match.field, in: header) == match.value {
                 return match.view
             }

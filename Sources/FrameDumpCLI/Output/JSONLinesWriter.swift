@@ -46,14 +46,26 @@ struct JSONLinesWriter {
     private let payloadStart: Int?
     /// The most bytes of a line besides the stream's keys and the payload hex.
     private let lineBound: Int
-    /// The fields of ``format`` with value names, for the `names` key; empty for most formats,
-    /// which then pay nothing per frame.
-    private let namedFields: [NamedField]
-    /// How bodies are decoded into the `body` key; `nil` when no frame gets one (no `--body`,
-    /// or `--body none`), which then costs nothing per frame.
-    private let bodies: BodySelection.Resolved?
+    /// The `names` and `body` keys' inputs, `nil` when the format names no values and no body is
+    /// decoded: one reference, so a frame of such a format pays one nil check and a copy of the
+    /// writer retains nothing more.
+    private let extras: Extras?
     private var timestamps = RFC3339Timestamp.Cache()
     private let scratch = LineScratch()
+
+    /// What the keys after `frame_length` need.
+    private final class Extras {
+        /// The fields of the format with value names, for `names`.
+        let namedFields: [NamedField]
+        /// How bodies are decoded into `body`; `nil` when no frame gets one (no `--body`, or
+        /// `--body none`).
+        let bodies: BodySelection.Resolved?
+
+        init(namedFields: [NamedField], bodies: BodySelection.Resolved?) {
+            self.namedFields = namedFields
+            self.bodies = bodies
+        }
+    }
 
     /// A field with value names: where its value is, and its key and names as JSON text.
     private struct NamedField {
@@ -79,7 +91,7 @@ struct JSONLinesWriter {
         self.format = format
         self.includesPayload = includesPayload
         let resolved = bodies.resolved(for: format)
-        self.bodies = bodies.isExplicit && (resolved.defaultView != .none || !resolved.matches.isEmpty) ? resolved : nil
+        let decodesBodies = bodies.isExplicit && (resolved.defaultView != .none || !resolved.matches.isEmpty)
         payloadStart = format.payloadOffset
         var fields: [FieldKey] = []
         var keyBytes: [UInt8] = []
@@ -93,7 +105,7 @@ struct JSONLinesWriter {
         }
         self.fields = fields
         self.keyBytes = keyBytes
-        namedFields = format.fields.indices.compactMap { index in
+        let namedFields: [NamedField] = format.fields.indices.compactMap { index in
             let field = format.fields[index]
             guard !field.valueNames.isEmpty else { return nil }
             var key: [UInt8] = []
@@ -110,6 +122,7 @@ struct JSONLinesWriter {
         // declared or `"fields":{…}` with a number per field, crc_ok, frame_length.
         let numbers = 4 * (16 + ByteCursor.maxDecimalDigits)
         let fieldText = 12 + keyBytes.count + fields.count * ByteCursor.maxDecimalDigits
+        extras = namedFields.isEmpty && !decodesBodies ? nil : Extras(namedFields: namedFields, bodies: decodesBodies ? resolved : nil)
         // `,"names":{…}` with each named field's key and its longest name.
         let nameText = 12 + namedFields.reduce(0) { sum, field in
             sum + 1 + field.key.count + (field.names.map(\.json.count).max() ?? 0)
@@ -211,23 +224,35 @@ struct JSONLinesWriter {
         }
         line.append(",\"frame_length\":")
         line.appendDecimal(UInt64(frame.bytes.count))
-        if !namedFields.isEmpty { appendNames(frame, to: &line) }
-        if let bodies {
-            let view = bodies.view(for: frame)
-            if view != .none {
-                buffer.append(contentsOf: line.written)
-                BodyJSON.append(frame.bytes.suffix(payloadCount), view: view, schema: bodies.schema, to: &buffer)
-                line = scratch.cursor(capacity: lineBound)
-            }
+        if let extras {
+            appendExtras(extras, frame.bytes, headerLength: frame.headerLength, payloadCount: payloadCount, line: &line, to: &buffer)
         }
         line.append("}\n")
     }
 
+    /// `names`, then `body`.
+    /// Out of line, so that the common path (no extras) stays as small as before they existed.
+    @inline(never)
+    private func appendExtras(
+        _ extras: Extras, _ bytes: ArraySlice<UInt8>, headerLength: Int, payloadCount: Int,
+        line: inout ByteCursor, to buffer: inout [UInt8]
+    ) {
+        let header = bytes.prefix(headerLength)
+        if !extras.namedFields.isEmpty { appendNames(extras.namedFields, header, to: &line) }
+        if let bodies = extras.bodies {
+            let view = bodies.view(forHeader: header)
+            if view != .none {
+                buffer.append(contentsOf: line.written)
+                BodyJSON.append(bytes.suffix(payloadCount), view: view, schema: bodies.schema, to: &buffer)
+                line = scratch.cursor(capacity: lineBound)
+            }
+        }
+    }
+
     /// `,"names":{"cmd":"ping"}`: the name of each named field's value, for the fields whose
     /// value has one; nothing when none has.
-    private func appendNames(_ frame: Frame, to line: inout ByteCursor) {
+    private func appendNames(_ namedFields: [NamedField], _ header: ArraySlice<UInt8>, to line: inout ByteCursor) {
         var wroteAny = false
-        let header = frame.header
         for field in namedFields {
             let value = format.value(ofField: field.index, in: header)
             guard let entry = field.names.first(where: { $0.value == value }) else { continue }
