@@ -69,8 +69,9 @@ struct JSONLinesWriter {
 
     /// A field with value names: where its value is, and its key and names as JSON text.
     private struct NamedField {
-        /// The field's index in the format.
-        var index: Int
+        var offset: Int
+        var width: Int
+        var isBigEndian: Bool
         /// `"cmd":`.
         var key: [UInt8]
         /// Each named value with its name as a JSON string (`"ping"`).
@@ -116,7 +117,8 @@ struct JSONLinesWriter {
                 JSONString.append(entry.name, to: &json)
                 return (entry.value, json)
             }
-            return NamedField(index: index, key: key, names: names)
+            return NamedField(offset: format.offset(ofField: index), width: field.width, isBigEndian: field.byteOrder == .bigEndian,
+                              key: key, names: names)
         }
         // The longest fixed text and numbers: `{"type":"truncated"`, `,"ts":"…"`, offset, length,
         // declared or `"fields":{…}` with a number per field, crc_ok, frame_length.
@@ -254,7 +256,13 @@ struct JSONLinesWriter {
     private func appendNames(_ namedFields: [NamedField], _ header: ArraySlice<UInt8>, to line: inout ByteCursor) {
         var wroteAny = false
         for field in namedFields {
-            let value = format.value(ofField: field.index, in: header)
+            let value = header.withUnsafeBytes { bytes in
+                var value: UInt64 = 0
+                for byte in 0..<field.width {
+                    value = value &<< 8 | UInt64(bytes[field.offset &+ (field.isBigEndian ? byte : field.width &- 1 &- byte)])
+                }
+                return value
+            }
             guard let entry = field.names.first(where: { $0.value == value }) else { continue }
             line.append(wroteAny ? "," : ",\"names\":{")
             wroteAny = true
