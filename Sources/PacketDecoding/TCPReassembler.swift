@@ -94,6 +94,7 @@ public struct TCPReassembler {
         }
         if flags.contains(.rst) {
             connection.withStream(direction) { $0.ignore(segment.payload) }
+            connection.resetBy = direction
             try close(slot, reason: .reset, receive)
             return
         }
