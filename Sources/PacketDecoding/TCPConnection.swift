@@ -20,7 +20,7 @@ final class TCPConnection {
     @exclusivity(unchecked) var lastSeen: Timestamp
     @exclusivity(unchecked) private var clientToServer: TCPStream
     @exclusivity(unchecked) private var serverToClient: TCPStream
-    /// A segment other than SYN / SYN-ACK was seen.
+    /// A segment other than SYN, SYN-ACK or RST was seen.
     @exclusivity(unchecked) var isEstablished = false
     @exclusivity(unchecked) var wasReset = false
     /// Which side's RST ended the connection (see ``ConnectionSummary/resetBy``).
@@ -73,7 +73,7 @@ final class TCPConnection {
     }
 
     var summary: ConnectionSummary {
-        ConnectionSummary(connection: number, client: client, server: server, roles: roles, state: state, resetBy: resetBy,
+        ConnectionSummary(connection: number, client: client, server: server, roles: roles, state: state, wasEstablished: isEstablished, resetBy: resetBy,
                           firstSeen: firstSeen, lastSeen: lastSeen,
                           clientToServer: clientToServer.statistics, serverToClient: serverToClient.statistics)
     }

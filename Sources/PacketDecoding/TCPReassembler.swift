@@ -85,7 +85,8 @@ public struct TCPReassembler {
             connection.withStream(direction) { $0.ignore(segment.payload) }
             return
         }
-        if !isSYN { connection.isEstablished = true }
+        // An RST alone (a refused SYN) does not establish the connection.
+        if !isSYN, !flags.contains(.rst) { connection.isEstablished = true }
         if flags.contains(.ack) {
             let acknowledged = SequenceNumber(segment.acknowledgmentNumber)
             try changingHeldBytes(of: slot) {

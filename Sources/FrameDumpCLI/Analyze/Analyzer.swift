@@ -38,7 +38,8 @@ final class Analyzer {
     /// Frames whose stream had no connection (cannot happen with a capture; counted, not dropped silently).
     private(set) var framesWithoutConnection = 0
 
-    private var missedLimit: Int64 { policy.tolerant(policy.heartbeat.pongTimeout) }
+    /// How long after the dead moment the client may take to close (one pong timeout, with tolerance).
+    private var reactionWindow: Int64 { policy.tolerant(policy.heartbeat.pongTimeout) }
 
     init(policy: AnalyzePolicy) {
         self.policy = policy
@@ -80,21 +81,20 @@ final class Analyzer {
             see(time)
             guard let connection = open[number] else { return }
             if connection.endedAt == nil, reason == .fin {
-                end(connection, by: direction, with: .fin, at: time)
+                end(connection, by: direction, with: .fin, at: time, established: true)
             }
             connection.note(LadderEntry(time: time, direction: direction, label: reason == .fin ? "FIN" : "RST", mark: reason == .fin ? .fin : .reset))
             _ = offset
         case .connectionClosed(let summary, let reason):
             see(time)
             guard let connection = open.removeValue(forKey: summary.connection) else { return }
-            connection.established = summary.state != .opening
+            connection.established = summary.wasEstablished
             if connection.endedAt == nil, let resetBy = summary.resetBy {
-                end(connection, by: resetBy, with: .reset, at: time)
+                end(connection, by: resetBy, with: .reset, at: time, established: connection.established)
             }
-            let neverEstablished = !connection.established
-            let failedAt = neverEstablished && reason != .reset ? summary.lastSeen : (connection.endedAt ?? time)
-            if neverEstablished || connection.endedAt != nil {
-                reconnects.ended(connection, refusedOrUnanswered: neverEstablished, at: failedAt, wasReset: reason == .reset)
+            if !connection.established {
+                // Refused (the server's RST to the SYN) or never answered (the client gave up after its last SYN).
+                reconnects.ended(connection, refusedOrUnanswered: true, at: reason == .reset ? time : summary.lastSeen, wasReset: reason == .reset)
             }
             finishConnection(connection, at: time, closed: reason != .endOfCapture)
         case .gap(let number, let direction, _, let length, _):
@@ -105,26 +105,28 @@ final class Analyzer {
     }
 
     /// The connection's first end: who, how; the dead-connection reaction is judged here.
-    private func end(_ connection: ConnectionAnalysis, by direction: StreamDirection, with reason: DirectionCloseReason, at time: Timestamp) {
-        connection.expirePings(now: time, pongTimeout: missedLimit, threshold: policy.heartbeat.missedPongs)
+    private func end(_ connection: ConnectionAnalysis, by direction: StreamDirection, with reason: DirectionCloseReason, at time: Timestamp,
+                     established: Bool) {
+        connection.expirePings(now: time, pongTimeout: policy.heartbeat.pongTimeout, threshold: policy.heartbeat.missedPongs)
         connection.endedAt = time
         connection.endedBy = direction
         connection.endedWith = reason
         if let deadAt = connection.deadAt, !connection.reactionJudged, direction == .clientToServer {
             connection.reactionJudged = true
             let after = time.nanoseconds - deadAt.nanoseconds
-            if after <= missedLimit {
+            if after <= reactionWindow {
                 deadRule.see(connection.number)
             } else {
                 deadRule.fail(Evidence(connection: connection.number, direction: direction, offset: 0, time: time,
                                        note: "closed \(Seconds(after)) after \(policy.heartbeat.missedPongs) missed pongs made it dead"))
             }
         }
+        if established { reconnects.ended(connection, refusedOrUnanswered: false, at: time, wasReset: reason == .reset) }
     }
 
     private func finishConnection(_ connection: ConnectionAnalysis, at time: Timestamp, closed: Bool) {
-        connection.expirePings(now: time, pongTimeout: missedLimit, threshold: policy.heartbeat.missedPongs)
-        if let deadAt = connection.deadAt, !connection.reactionJudged, time.nanoseconds - deadAt.nanoseconds > missedLimit,
+        connection.expirePings(now: time, pongTimeout: policy.heartbeat.pongTimeout, threshold: policy.heartbeat.missedPongs)
+        if let deadAt = connection.deadAt, !connection.reactionJudged, time.nanoseconds - deadAt.nanoseconds > reactionWindow,
            connection.endedBy != .serverToClient {
             connection.reactionJudged = true
             let ping = connection.deadPing!
@@ -184,7 +186,7 @@ final class Analyzer {
         let classifier = classifiers[format]
         let direction = label.direction
         connection.frames += 1
-        connection.expirePings(now: time, pongTimeout: missedLimit, threshold: policy.heartbeat.missedPongs)
+        connection.expirePings(now: time, pongTimeout: policy.heartbeat.pongTimeout, threshold: policy.heartbeat.missedPongs)
         if direction == .clientToServer, !connection.sawFirstClientFrame {
             connection.sawFirstClientFrame = true
             if case .serverPort = policy.sessions.typeBy {} else {

@@ -5,7 +5,10 @@ import PacketDecoding
 ///
 /// Ids are kept per client host and direction. An id's state expires with the ack timeout:
 /// one ack timeout after its ack (later copies within it are duplicates), or two after its
-/// last send when no ack came (it is then a missing ack). At most
+/// last send when no ack came (it is then a missing ack) — unless the connection it was sent on
+/// has ended: then it waits in the client's offline queue for a later connection, for two ack
+/// timeouts and four backoff caps after its last send. Latency runs from the first copy sent on
+/// the connection the ack comes on (a message sent again after a reconnect starts afresh). At most
 /// ``AnalyzePolicy/Limits/messageIDs`` ids are tracked at once; past that new ids are not
 /// followed and ``idsNotTracked`` counts them (a `limit` record).
 struct DeliveryTracker {
@@ -16,9 +19,10 @@ struct DeliveryTracker {
     }
 
     private struct Message {
+        /// The first copy on the connection it was last sent on.
         var firstSent: Timestamp
         var lastSent: Timestamp
-        var connection: Int
+        var connection: ConnectionAnalysis
         var offset: UInt64
         var sends = 1
         var ackedAt: Timestamp?
@@ -34,6 +38,8 @@ struct DeliveryTracker {
     private var lastSweep: Timestamp?
 
     let ackTimeout: Int64
+    /// How long an unacknowledged id whose connection ended waits for a reconnect.
+    let offlineLife: Int64
     let policy: AnalyzePolicy
     let limit: Int
 
@@ -56,6 +62,7 @@ struct DeliveryTracker {
 
     init(policy: AnalyzePolicy) {
         ackTimeout = policy.delivery.ackTimeout
+        offlineLife = 2 * policy.delivery.ackTimeout + 4 * policy.reconnect.cap
         self.policy = policy
         limit = policy.limits.messageIDs
         latency = Distribution(limit: policy.limits.samples)
@@ -75,7 +82,8 @@ struct DeliveryTracker {
         let evidence = { (note: String) in Evidence(connection: connection.number, direction: direction, offset: offset, time: time, note: note) }
         guard var message = messages[key] else {
             guard messages.count < limit else { idsNotTracked += 1; return .untracked }
-            messages[key] = Message(firstSent: time, lastSent: time, connection: connection.number, offset: offset)
+            messages[key] = Message(firstSent: time, lastSent: time, connection: connection, offset: offset)
+            duplicate.see(connection.number)
             if let number = id.number {
                 let order = ReorderKey(client: client, direction: direction)
                 if let highest = highestID[order], number < highest {
@@ -97,8 +105,9 @@ struct DeliveryTracker {
         }
         duplicate.see(connection.number)
         message.lastSent = time
-        if message.connection != connection.number {
-            message.connection = connection.number
+        if message.connection !== connection {
+            message.connection = connection
+            message.firstSent = time
             resentAfterReconnect += 1
             connection.resentFromEarlier += 1
             retransmit.see(connection.number)
@@ -144,7 +153,7 @@ struct DeliveryTracker {
         for (key, message) in messages {
             if let ackedAt = message.ackedAt {
                 if now.nanoseconds - ackedAt.nanoseconds <= ackTimeout { kept[key] = message }
-            } else if now.nanoseconds - message.lastSent.nanoseconds <= 2 * ackTimeout {
+            } else if now.nanoseconds - message.lastSent.nanoseconds <= (message.connection.endedAt == nil ? 2 * ackTimeout : offlineLife) {
                 kept[key] = message
             } else {
                 noteMissing(message, key: key)
@@ -164,7 +173,7 @@ struct DeliveryTracker {
     private mutating func noteMissing(_ message: Message, key: Key) {
         missingAcks += 1
         if message.sends == 1 { neverRetransmitted += 1 }
-        ackLatency.fail(Evidence(connection: message.connection, direction: key.direction, offset: message.offset, time: message.firstSent,
+        ackLatency.fail(Evidence(connection: message.connection.number, direction: key.direction, offset: message.offset, time: message.firstSent,
                                  note: "msg \(key.id): no ack (sent \(message.sends)×)"))
     }
 }

@@ -60,10 +60,11 @@ struct ReconnectTracker {
     /// Attempts whose outcome is not known yet: their retry number.
     private var attemptInFlight: [Key: Int] = [:]
 
-    /// `connection` ended: whether (and from which retry number on) the client must reconnect.
+    /// `connection` ended (its first FIN or its RST; a refusal): whether, and from which retry
+    /// number on, the client must reconnect.
     ///
     /// - Parameters:
-    ///   - connection: The connection, its ends recorded.
+    ///   - connection: The connection, who ended it recorded.
     ///   - refusedOrUnanswered: It never got past the handshake.
     ///   - at: When the client learned of the failure.
     mutating func ended(_ connection: ConnectionAnalysis, refusedOrUnanswered: Bool, at time: Timestamp, wasReset: Bool) {
@@ -76,7 +77,7 @@ struct ReconnectTracker {
         }
         // An established connection: a failure unless the client closed it of its own accord.
         let clientChoseToClose = connection.closedByClient && connection.deadAt == nil
-        if connection.endedAt != nil, !clientChoseToClose {
+        if !clientChoseToClose {
             pending[key] = Pending(failedAt: time, attempt: 0)
         }
     }
