@@ -16,6 +16,7 @@ struct AnalysisResult {
     var ackLatency: Distribution
     var policy: AnalyzePolicy
     var firstTime: Timestamp?
+    var lastTime: Timestamp?
 
     /// Whether any rule failed.
     var failed: Bool { verdicts.contains { $0.outcome == .fail } }
@@ -29,6 +30,7 @@ struct AnalysisResult {
         ackLatency = delivery.latency
         connections = analyzer.ended
         firstTime = analyzer.firstTime
+        lastTime = analyzer.lastTime
         reconnectDelays = reconnects.delays.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let rule = Dictionary(uniqueKeysWithValues: rules.map { ($0.rule, $0) })
         let (backoff, jitter, inStep) = Self.judgeReconnects(reconnectDelays, policy: policy)
@@ -127,7 +129,7 @@ struct AnalysisResult {
         let reconnect = policy.reconnect
         for (client, delays) in perClient {
             for delay in delays {
-                let allowed = reconnect.jitter + Int64(Double(delay.expected) * policy.tolerance)
+                let allowed = policy.backoffSlack(delay.expected)
                 if abs(delay.measured - delay.expected) <= allowed {
                     backoff.see(delay.evidence.connection)
                 } else {

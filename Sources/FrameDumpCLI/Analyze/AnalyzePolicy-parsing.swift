@@ -5,7 +5,7 @@ extension AnalyzePolicy {
     struct ParseError: Error, Equatable, CustomStringConvertible {
         var path: String
         var expected: String
-        var description: String { path.isEmpty ? expected : "\(path): \(expected)" }
+        var description: String { path.isEmpty ? "expected \(expected)" : "\(path): expected \(expected)" }
     }
 
     /// Parses a policy file's text.

@@ -125,6 +125,12 @@ struct AnalyzePolicy: Equatable {
         return policy
     }
 
+    /// How far a reconnect delay may be from the schedule's `expected`: the jitter, plus the
+    /// tolerance of `expected`.
+    func backoffSlack(_ expected: Int64) -> Int64 {
+        reconnect.jitter + Int64(Double(expected) * tolerance)
+    }
+
     /// `value` with the policy's tolerance added (`late`) or taken away.
     func tolerant(_ value: Int64, late: Bool = true) -> Int64 {
         let slack = Int64(Double(value) * tolerance)

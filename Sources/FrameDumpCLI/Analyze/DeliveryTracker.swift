@@ -38,6 +38,8 @@ struct DeliveryTracker {
     private var lastSweep: Timestamp?
 
     let ackTimeout: Int64
+    /// How soon after its ack a copy still counts as crossing the ack (the tolerance of the ack timeout).
+    let crossingWindow: Int64
     /// How long an unacknowledged id whose connection ended waits for a reconnect.
     let offlineLife: Int64
     let policy: AnalyzePolicy
@@ -63,6 +65,7 @@ struct DeliveryTracker {
     init(policy: AnalyzePolicy) {
         ackTimeout = policy.delivery.ackTimeout
         offlineLife = 2 * policy.delivery.ackTimeout + 4 * policy.reconnect.cap
+        crossingWindow = Int64(Double(policy.delivery.ackTimeout) * policy.tolerance)
         self.policy = policy
         limit = policy.limits.messageIDs
         latency = Distribution(limit: policy.limits.samples)
@@ -98,7 +101,9 @@ struct DeliveryTracker {
         defer { messages[key] = message }
         let since = time.nanoseconds - message.lastSent.nanoseconds
         message.sends += 1
-        if let ackedAt = message.ackedAt {
+        // A copy sent just after the ack went out crossed it on the wire (the client had not read
+        // it yet): a retransmission, not a duplicate.
+        if let ackedAt = message.ackedAt, time.nanoseconds - ackedAt.nanoseconds >= crossingWindow {
             duplicate.fail(evidence("msg \(id) sent again \(Seconds(time.nanoseconds - ackedAt.nanoseconds)) after its ack"))
             message.lastSent = time
             return .duplicate
