@@ -113,4 +113,32 @@ import Testing
         let missing = try FrameDumpProcess.run(["analyze", "--policy", "im-nonsense", "Fixtures/analyze/hb-capped-backoff.pcap"])
         #expect(missing.status == 1 && missing.stderr.contains("not a built-in policy (im-default)"), "\(missing)")
     }
+
+    /// The well-behaved client's first connection: dead after missed pongs, and the client closed
+    /// it with a FIN, as its log says; the reconnect's measure record lists the delays it waited.
+    @Test func measureRecordsSayWhoClosedAndHow() throws {
+        let log = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: FrameDumpProcess.packageRoot
+            .appendingPathComponent("Fixtures/analyze/well-behaved.log.json"))) as? [String: Any])
+        let events = try #require(log["events"] as? [[String: Any]])
+        let closes = events.filter { $0["what"] as? String == "client_close" }
+        let waited = events.filter { $0["what"] as? String == "reconnect_attempt" }.compactMap { $0["delay"] as? Double }
+        let result = try FrameDumpProcess.run(["analyze", "--json", "--time-scale", "0.05", "Fixtures/analyze/well-behaved.pcap"])
+        let records = try result.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let connections = records.filter { $0["scope"] as? String == "connection" }
+        let first = try #require(connections.first)
+        #expect(first["dead"] as? String == (closes.first?["why"] as? String == "dead" ? "yes" : "no"))
+        #expect(first["closed_by"] as? String == "client" && first["close"] as? String == closes.first?["how"] as? String)
+        let client = try #require(records.first { $0["scope"] as? String == "client" })
+        let delays = try #require(client["reconnect_delays"] as? [Double])
+        #expect(delays.count == waited.count)
+        // The client's clock and the capture's differ by the time a packet takes through lo.
+        for (measured, slept) in zip(delays, waited) { #expect(abs(measured - slept) < 0.005, "\(delays) vs \(waited)") }
+    }
+
+    @Test func inputThatIsNoCaptureIsAnError() throws {
+        let missing = try FrameDumpProcess.run(["analyze", "Fixtures/analyze/no-such.pcap"])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read Fixtures/analyze/no-such.pcap: No such file or directory"), "\(missing)")
+        let text = try FrameDumpProcess.run(["analyze", "Fixtures/analyze/im-default.policy.json"])
+        #expect(text.status == 2 && text.stderr.contains("is not a pcap or pcapng capture"), "\(text)")
+    }
 }

@@ -74,7 +74,7 @@ struct AnalysisResult {
                 Figure("never_retransmitted", .count(delivery.neverRetransmitted)),
             ]),
             delivery.duplicate.verdict([Figure("duplicate_acks", .count(delivery.duplicateAcks)), Figure("unmatched_acks", .count(delivery.unmatchedAcks))]),
-            delivery.reorder.verdict([]),
+            delivery.reorder.verdict([Figure("ids", .count(delivery.ids))]),
             rule["offline_queue"]!.verdict([
                 Figure("resent_after_reconnect", .count(delivery.resentAfterReconnect)), Figure("limit", .count(policy.delivery.offlineQueue)),
             ]),

@@ -77,14 +77,13 @@ final class Analyzer {
             }
             open[number] = connection
             reconnects.opened(connection)
-        case .directionClosed(let number, let direction, let offset, let reason):
+        case .directionClosed(let number, let direction, _, let reason):
             see(time)
             guard let connection = open[number] else { return }
             if connection.endedAt == nil, reason == .fin {
                 end(connection, by: direction, with: .fin, at: time, established: true)
             }
             connection.note(LadderEntry(time: time, direction: direction, label: reason == .fin ? "FIN" : "RST", mark: reason == .fin ? .fin : .reset))
-            _ = offset
         case .connectionClosed(let summary, let reason):
             see(time)
             guard let connection = open.removeValue(forKey: summary.connection) else { return }
@@ -196,6 +195,8 @@ final class Analyzer {
             }
         }
         let role = classifier.role(of: frame)
+        // Labels are made only while the ladder has room: no string per frame past it.
+        let drawing = connection.ladder.count < ConnectionAnalysis.maxLadderEntries
         var entry = LadderEntry(time: time, direction: direction, label: role.rawValue, mark: .none)
         switch role {
         case .ping where direction == .clientToServer:
@@ -220,7 +221,7 @@ final class Analyzer {
             connection.messages += 1
             sessions.activity(connection, evidence: Evidence(connection: connection.number, direction: direction, offset: frame.offset, time: time, note: ""))
             if let id = classifier.id(of: frame, isAck: false) {
-                entry.label = "msg \(id)"
+                if drawing { entry.label = "msg \(id)" }
                 switch delivery.message(id, client: connection.client.address, direction: direction, connection: connection,
                                         offset: frame.offset, time: time) {
                 case .retransmission, .afterReconnect: entry.mark = .retransmission
@@ -233,13 +234,15 @@ final class Analyzer {
             connection.acks += 1
             sessions.activity(connection, evidence: Evidence(connection: connection.number, direction: direction, offset: frame.offset, time: time, note: ""))
             if let id = classifier.id(of: frame, isAck: true) {
-                entry.label = "ack \(id)"
+                if drawing { entry.label = "ack \(id)" }
                 delivery.ack(id, client: connection.client.address, direction: direction, connection: connection.number, offset: frame.offset, time: time)
             }
+        case .other where drawing:
+            entry.label = classifier.roleValue(of: frame).map { "\(policy.frames.field) \($0)" } ?? "frame"
         case .ping, .pong, .other:
-            entry.label = role == .other ? classifier.roleValue(of: frame).map { "\(policy.frames.field) \($0)" } ?? "frame" : role.rawValue
+            break
         }
-        connection.note(entry)
+        if drawing { connection.note(entry) }
     }
 
     // MARK: The end

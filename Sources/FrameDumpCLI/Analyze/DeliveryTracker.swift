@@ -51,6 +51,8 @@ struct DeliveryTracker {
     var duplicate = RuleRecord("duplicate")
     var reorder = RuleRecord("reorder")
     private(set) var sent = 0
+    /// Distinct ids sent (first copies).
+    private(set) var ids = 0
     private(set) var acked = 0
     private(set) var missingAcks = 0
     private(set) var dueRetransmissions = 0
@@ -86,6 +88,7 @@ struct DeliveryTracker {
         guard var message = messages[key] else {
             guard messages.count < limit else { idsNotTracked += 1; return .untracked }
             messages[key] = Message(firstSent: time, lastSent: time, connection: connection, offset: offset)
+            ids += 1
             duplicate.see(connection.number)
             if let number = id.number {
                 let order = ReorderKey(client: client, direction: direction)

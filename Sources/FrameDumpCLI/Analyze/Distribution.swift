@@ -20,15 +20,6 @@ struct Distribution {
         if samples.count < limit { samples.append(value) }
     }
 
-    mutating func add(_ other: Distribution) {
-        count += other.count - other.samples.count
-        if other.count > 0 {
-            min = Swift.min(min, other.min)
-            max = Swift.max(max, other.max)
-        }
-        for value in other.samples { count += 1; if samples.count < limit { samples.append(value) } }
-    }
-
     /// The nearest-rank percentile `p` (0...100) of the kept samples; `nil` when empty.
     func percentile(_ p: Int) -> Int64? {
         guard !samples.isEmpty else { return nil }

@@ -66,7 +66,8 @@ struct ReconnectTracker {
     /// - Parameters:
     ///   - connection: The connection, who ended it recorded.
     ///   - refusedOrUnanswered: It never got past the handshake.
-    ///   - at: When the client learned of the failure.
+    ///   - time: When the client learned of the failure (the RST, the first FIN, its last SYN).
+    ///   - wasReset: A refusal: the attempt was answered with RST (else it was never answered).
     mutating func ended(_ connection: ConnectionAnalysis, refusedOrUnanswered: Bool, at time: Timestamp, wasReset: Bool) {
         let key = Key(client: connection.client.address, server: connection.server)
         let inFlight = attemptInFlight.removeValue(forKey: key)

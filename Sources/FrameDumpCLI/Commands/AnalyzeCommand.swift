@@ -47,17 +47,21 @@ enum AnalyzeCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let policy = try loadPolicy(arguments)
         let limits = try CaptureLimits(arguments)
-        let format = try arguments.value("format").map { text throws(UsageError) in try FrameOutputOptions.resolveFormat(text) }
+        // --format, --json and --color as decode reads them (analyze has no --payload).
+        let options = try FrameOutputOptions(arguments)
         let path = arguments.positionals[0]
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals.dropFirst())
-        guard case .capture(let opened) = InputKind.identify(path: path) else {
-            throw CommandFailure(message: "framedump analyze: \(path) is not a pcap or pcapng capture", status: .badInput)
+        let opened: InputKind.Opened
+        switch InputKind.identify(path: path) {
+        case .capture(let capture): opened = capture
+        case .hexDump: throw CommandFailure(message: "framedump analyze: \(path) is not a pcap or pcapng capture", status: .badInput)
+        case .unreadable(let error): throw CommandFailure(message: "framedump analyze: cannot read \(path): \(error.text)", status: .badInput)
         }
         let source = try CaptureSource(path: path, opened: opened)
         if let filter { try source.setFilter(filter) }
 
         let analyzer = Analyzer(policy: policy)
-        var session = DecodeSession(configuration: limits.framing(format: format), renderer: AnalyzeRenderer(analyzer: analyzer),
+        var session = DecodeSession(configuration: limits.framing(format: options.format), renderer: AnalyzeRenderer(analyzer: analyzer),
                                     output: context.output)
         let statistics = try CaptureReadAhead.run(source, limits: limits.reassembly) { event, time in
             try session.consume(event, at: time)
@@ -69,12 +73,10 @@ enum AnalyzeCommand: Command {
         if let report = arguments.value("report") {
             try AnalysisReport.write(result, to: report)
         }
-        if arguments.flag("json") {
+        if options.json {
             VerdictWriter.jsonLines(result, into: &context.output.buffer)
         } else {
-            let color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
-            let style = TextStyle(enabled: Terminal.usesColor(color, environment: context.environment, outputIsTerminal: context.outputIsTerminal))
-            VerdictWriter.text(result, style: style, into: &context.output.buffer)
+            VerdictWriter.text(result, style: options.textStyle(context), into: &context.output.buffer)
         }
         try context.output.flush()
 
