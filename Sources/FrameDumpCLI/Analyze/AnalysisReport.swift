@@ -93,7 +93,7 @@ enum AnalysisReport {
     private static func histogram(_ title: String, _ distribution: Distribution, limits: [Int64]) -> String {
         let width = 720.0, height = 180.0, left = 40.0, bottom = 150.0
         var svg = "<svg class=\"histogram\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
-        svg += "<text x=\"\(left)\" y=\"14\">\(escape(title)) — \(distribution.count) values</text>"
+        svg += "<text x=\"\(left)\" y=\"14\">\(escape(title)) — \(counted(distribution.count, "value"))</text>"
         let top = Double(max(distribution.count > 0 ? distribution.max : 1, limits.filter { distribution.count == 0 || $0 <= distribution.max * 2 }.max() ?? 1)) * 1.05
         var bins = [Int](repeating: 0, count: 40)
         for value in distribution.samples { bins[min(39, max(0, Int(Double(value) / top * 40)))] += 1 }
@@ -108,6 +108,11 @@ enum AnalysisReport {
             svg += "<line x1=\(quote(x)) y1=\"20\" x2=\(quote(x)) y2=\(quote(bottom)) stroke=\"#cf222e\" stroke-dasharray=\"4 2\"/>"
             // Staggered, so that the labels of close limits (an interval's band) do not overlap.
             svg += "<text x=\(quote(x + 2)) y=\(quote(30 + Double(index % 4) * 12)) fill=\"#cf222e\">\(Seconds(limit))</text>"
+        }
+        let beyond = limits.filter { Double($0) > top }.sorted()
+        if !beyond.isEmpty {
+            // A limit far beyond every value would squash the bars into one: named, not drawn to scale.
+            svg += "<text x=\(quote(width - 10)) y=\"14\" text-anchor=\"end\" fill=\"#cf222e\">limit \(beyond.map { Seconds($0).description }.joined(separator: ", ")) → beyond the axis</text>"
         }
         svg += "<line x1=\(quote(left)) y1=\(quote(bottom)) x2=\(quote(width - 10)) y2=\(quote(bottom)) stroke=\"#444\"/>"
         svg += "<text x=\(quote(left)) y=\(quote(bottom + 16))>0</text><text x=\(quote(width - 80)) y=\(quote(bottom + 16))>\(Seconds(Int64(top)))</text>"
@@ -176,7 +181,7 @@ enum AnalysisReport {
             let offset = Seconds(entry.time.nanoseconds - origin)
             svg += "<text x=\"4\" y=\(quote(y + 4)) fill=\"#888\">\(offset)</text>"
             svg += "<line x1=\(quote(from)) y1=\(quote(y)) x2=\(quote(to)) y2=\(quote(y + 8)) stroke=\"\(color)\" stroke-width=\"1.5\"\(entry.mark == .missed ? " stroke-dasharray=\"5 3\"" : "") marker-end=\"url(#a\(connection.number))\"/>"
-            let label = entry.mark == .none ? entry.label : "\(entry.label) (\(entry.mark.rawValue))"
+            let label = [.none, .fin, .reset].contains(entry.mark) ? entry.label : "\(entry.label) (\(entry.mark.rawValue))"
             svg += "<text x=\(quote((clientX + serverX) / 2 - 40)) y=\(quote(y + 2)) fill=\"\(color)\">\(escape(label))</text>"
         }
         if entries.count >= ConnectionAnalysis.maxLadderEntries {
