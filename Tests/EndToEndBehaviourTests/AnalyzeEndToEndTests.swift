@@ -141,4 +141,15 @@ import Testing
         let text = try FrameDumpProcess.run(["analyze", "Fixtures/analyze/im-default.policy.json"])
         #expect(text.status == 2 && text.stderr.contains("is not a pcap or pcapng capture"), "\(text)")
     }
+
+    /// Two client hosts with the same jitter reconnect in step: the herd jitter exists to prevent.
+    @Test func clientsInStepFailJitter() throws {
+        let expectations = try Self.expectations("hb-herd")
+        let built = try #require(expectations["reconnect_jitter"] as? [String: Int])
+        let (verdicts, _) = try Self.verdicts("hb-herd", scale: 1)
+        let jitter = try #require(verdicts["reconnect_jitter"])
+        #expect(jitter["in_step"] as? Int == built["in_step"])
+        let notes = (jitter["evidence"] as? [[String: Any]] ?? []).compactMap { $0["note"] as? String }
+        #expect(notes.contains { $0.hasPrefix("10.0.0.1 and 10.0.0.3 reconnected within") }, "\(notes)")
+    }
 }

@@ -122,7 +122,11 @@ struct AnalysisResult {
         return ("connection", figures)
     }
 
-    /// The backoff and jitter verdicts, and how many retries of different client hosts were in step.
+    /// Client hosts and retries per host compared for reconnecting in step (the comparison is quadratic).
+    static let maxHerdHosts = 200
+    static let maxHerdRetries = 64
+
+    /// The backoff and jitter verdicts, and how many pairs of client hosts reconnected in step.
     private static func judgeReconnects(_ perClient: [(client: IPAddress, delays: [ReconnectTracker.Delay])],
                                         policy: AnalyzePolicy) -> (RuleRecord, RuleRecord, Int) {
         var backoff = RuleRecord("reconnect_backoff"), jitter = RuleRecord("reconnect_jitter")
@@ -151,12 +155,20 @@ struct AnalysisResult {
                 jitter.see(delays[0].evidence.connection)
             }
         }
-        // The thundering herd: retries of different hosts closer together than a tenth of the jitter.
-        let syns = perClient.flatMap { entry in entry.delays.prefix(1000).map { (entry.client, $0.evidence.time.nanoseconds) } }
+        // The thundering herd: two client hosts whose retries land together (within a tenth of the
+        // jitter) three times or more reconnect in step, as clients without jitter do after a
+        // shared failure; random jitter makes one such meeting likely among many clients, not three.
+        let window = max(1, reconnect.jitter / 10)
         var inStep = 0
-        for (index, first) in syns.enumerated() {
-            for second in syns[(index + 1)...] where first.0 != second.0 && abs(first.1 - second.1) < max(1, reconnect.jitter / 10) {
+        let hosts = perClient.prefix(Self.maxHerdHosts).map { ($0.client, $0.delays.prefix(Self.maxHerdRetries)) }
+        for (index, first) in hosts.enumerated() {
+            for second in hosts[(index + 1)...] {
+                let together = first.1.filter { a in second.1.contains { abs($0.evidence.time.nanoseconds - a.evidence.time.nanoseconds) < window } }
+                guard together.count >= 3 else { continue }
                 inStep += 1
+                var evidence = together[2].evidence
+                evidence.note = "\(first.0) and \(second.0) reconnected within \(Seconds(window)) of each other \(together.count) times (in step: no jitter between them)"
+                jitter.fail(evidence)
             }
         }
         return (backoff, jitter, inStep)
