@@ -4,8 +4,8 @@ import Testing
 
 /// `framedump analyze --report`: the HTML page rendered by headless Chromium, as a person would
 /// open it: it draws (a screenshot with ink on it), has the diagrams the capture calls for (from
-/// the generator's log: 3 histograms, a timeline per client host, a ladder per established
-/// connection), and logs no console error; the file stands alone (no outside asset).
+/// the generator's log: 3 histograms, a timeline per client host, a ladder per connection with
+/// frames, i.e. per established one), and logs no console error; the file stands alone (no outside asset).
 @Suite(.requires(.chromium), .requires(.python3)) struct AnalyzeReportEndToEndTests {
     @Test func wellBehavedReportRendersItsDiagrams() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-report-\(getpid())")

@@ -13,7 +13,7 @@ import PacketDecoding
 ///   policy's limits drawn as red lines;
 /// - a timeline per client host: its connections as bars, refused attempts as ticks, each
 ///   reconnect delay written above its gap against the delay the backoff expects;
-/// - a ladder diagram per established connection: client and server lanes, one arrow per frame
+/// - a ladder diagram per connection with frames: client and server lanes, one arrow per frame
 ///   (labelled ping, pong, msg 7, ack 7), FINs, RSTs and gaps, missed pings, late pongs,
 ///   retransmissions and duplicates marked by colour; long pauses are drawn as a break with
 ///   their length, not to scale.
@@ -21,7 +21,7 @@ import PacketDecoding
 /// Long captures stay readable and the file small: at most ``maxLadders`` ladders of at most
 /// ``ConnectionAnalysis/maxLadderEntries`` rows each, and the page says what was left out.
 enum AnalysisReport {
-    /// The most ladder diagrams drawn (connections in capture order).
+    /// The most ladder diagrams drawn: the first connections with frames, in capture order.
     static let maxLadders = 40
 
     /// Writes `result`'s page to `path`.
@@ -80,10 +80,11 @@ enum AnalysisReport {
                              policy: policy)
         }
         page += "<h2>Ladder diagrams</h2>\n"
-        let established = result.connections.filter(\.established)
-        for connection in established.prefix(maxLadders) { page += ladder(connection, origin: origin) }
-        if established.count > maxLadders {
-            page += "<p class=\"note\">\(established.count - maxLadders) more connections not drawn (at most \(maxLadders)).</p>\n"
+        let drawn = result.connections.filter(\.drawsLadder)
+        for connection in drawn { page += ladder(connection, origin: origin) }
+        let notDrawn = result.connections.count { $0.frames > 0 && !$0.drawsLadder }
+        if notDrawn > 0 {
+            page += "<p class=\"note\">\(notDrawn) more connections with frames not drawn (at most \(maxLadders)).</p>\n"
         }
         page += "</body></html>\n"
         return Array(page.utf8)

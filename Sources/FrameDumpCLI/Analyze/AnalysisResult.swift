@@ -81,7 +81,7 @@ struct AnalysisResult {
             sessions.pool.verdict([Figure("max_per_type", .count(policy.sessions.maxPerType))] + sessions.figures),
             sessions.idle.verdict(sessions.idleTimes.summary + [Figure("idle_timeout", .seconds(policy.sessions.idleTimeout))]),
         ]
-        measures = connections.map { Self.measure($0, analyzer: analyzer) }
+        measures = connections.map(Self.measure)
         for (client, delays) in reconnectDelays {
             measures.append(("client", [
                 Figure("client", .text("\(client)")),
@@ -99,17 +99,15 @@ struct AnalysisResult {
     }
 
     /// One connection's measure record.
-    private static func measure(_ connection: ConnectionAnalysis, analyzer: Analyzer) -> (scope: String, figures: [Figure]) {
+    private static func measure(_ connection: ConnectionAnalysis) -> (scope: String, figures: [Figure]) {
         var figures = [
             Figure("conn", .count(connection.number)),
             Figure("client", .text("\(connection.client)")),
             Figure("server", .text("\(connection.server)")),
             Figure("frames", .count(connection.frames)),
         ]
-        if !connection.intervals.isEmpty {
-            var heartbeat = Distribution(limit: connection.intervals.count)
-            connection.intervals.forEach { heartbeat.add($0.nanoseconds) }
-            figures.append(Figure("heartbeat", .group(heartbeat.summary + [Figure("expected", .text(analyzer.expectedInterval(connection).name))])))
+        if connection.heartbeat.count > 0 {
+            figures.append(Figure("heartbeat", .group(connection.heartbeat.summary + [Figure("expected", .text(connection.expectedInterval ?? ""))])))
         }
         if connection.pongRTT.count > 0 { figures.append(Figure("pong_rtt", .group(connection.pongRTT.summary))) }
         figures.append(Figure("missed_pongs", .count(connection.missedPongs)))

@@ -35,6 +35,8 @@ final class Analyzer {
     private var pongRTT: Distribution
     private(set) var firstTime: Timestamp?
     private(set) var lastTime: Timestamp?
+    /// Connections given a ladder in the report so far (the first with frames).
+    private var laddersAllotted = 0
     /// Frames whose stream had no connection (cannot happen with a capture; counted, not dropped silently).
     private(set) var framesWithoutConnection = 0
 
@@ -69,8 +71,7 @@ final class Analyzer {
         switch stream {
         case .connectionOpened(let number, let client, let server, let roles):
             see(time)
-            let connection = ConnectionAnalysis(number: number, client: client, server: server, openedAt: time, sawSYN: roles == .syn,
-                                                sampleLimit: policy.limits.samples)
+            let connection = ConnectionAnalysis(number: number, client: client, server: server, openedAt: time, sawSYN: roles == .syn)
             if case .serverPort(let types) = policy.sessions.typeBy {
                 connection.sessionType = types[server.port]
                 sessions.typed(connection, evidence: Evidence(connection: number, direction: .clientToServer, offset: 0, time: time, note: "SYN"))
@@ -145,11 +146,14 @@ final class Analyzer {
         if ended.count < policy.limits.connections { ended.append(connection) } else { connectionsNotKept += 1 }
     }
 
-    /// Holds a connection's ping intervals to the policy interval nearest their median.
+    /// Holds a connection's ping intervals not yet judged to the policy interval nearest their
+    /// median, and forgets them.
     private func judgeHeartbeats(_ connection: ConnectionAnalysis) {
         guard !connection.intervals.isEmpty else { return }
+        defer { connection.intervals.removeAll(keepingCapacity: true) }
         for interval in connection.intervals { intervals.add(interval.nanoseconds) }
         let (name, expected) = expectedInterval(connection)
+        connection.expectedInterval = name
         let low = policy.tolerant(expected, late: false), high = policy.tolerant(expected)
         var failed = false
         for interval in connection.intervals where interval.nanoseconds < low || interval.nanoseconds > high {
@@ -160,8 +164,8 @@ final class Analyzer {
         if !failed { heartbeatRule.see(connection.number) }
     }
 
-    /// The policy interval nearest (by ratio) a connection's median ping interval.
-    func expectedInterval(_ connection: ConnectionAnalysis) -> (name: String, nanoseconds: Int64) {
+    /// The policy interval nearest (by ratio) the median of a connection's intervals not yet judged.
+    private func expectedInterval(_ connection: ConnectionAnalysis) -> (name: String, nanoseconds: Int64) {
         let sorted = connection.intervals.map(\.nanoseconds).sorted()
         let median = Double(max(1, sorted[sorted.count / 2]))
         func distance(_ interval: Int64) -> Double {
@@ -184,6 +188,10 @@ final class Analyzer {
         }
         let classifier = classifiers[format]
         let direction = label.direction
+        if connection.frames == 0, laddersAllotted < AnalysisReport.maxLadders {
+            connection.drawsLadder = true
+            laddersAllotted += 1
+        }
         connection.frames += 1
         connection.expirePings(now: time, pongTimeout: policy.heartbeat.pongTimeout, threshold: policy.heartbeat.missedPongs)
         if direction == .clientToServer, !connection.sawFirstClientFrame {
@@ -196,7 +204,7 @@ final class Analyzer {
         }
         let role = classifier.role(of: frame)
         // Labels are made only while the ladder has room: no string per frame past it.
-        let drawing = connection.ladder.count < ConnectionAnalysis.maxLadderEntries
+        let drawing = connection.drawsLadder && connection.ladder.count < ConnectionAnalysis.maxLadderEntries
         var entry = LadderEntry(time: time, direction: direction, label: role.rawValue, mark: .none)
         switch role {
         case .ping where direction == .clientToServer:
@@ -205,7 +213,8 @@ final class Analyzer {
                 deadRule.fail(Evidence(connection: connection.number, direction: direction, offset: frame.offset, time: time,
                                        note: "ping after \(policy.heartbeat.missedPongs) missed pongs made the connection dead (expected a close)"))
             }
-            connection.ping(offset: frame.offset, time: time, key: FrameClassifier.key(of: frame.body), sampleLimit: policy.limits.samples)
+            connection.ping(offset: frame.offset, time: time, key: FrameClassifier.key(of: frame.body))
+            if connection.intervals.count >= ConnectionAnalysis.maxPendingIntervals { judgeHeartbeats(connection) }
         case .pong where direction == .serverToClient:
             if let (rtt, late) = connection.pong(time: time, key: FrameClassifier.key(of: frame.body), pongTimeout: policy.heartbeat.pongTimeout) {
                 pongRTT.add(rtt)

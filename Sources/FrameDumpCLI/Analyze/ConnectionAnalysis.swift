@@ -22,8 +22,13 @@ final class ConnectionAnalysis {
     var frames = 0
 
     // Heartbeats.
-    /// Ping intervals with the ping that ended each (for evidence once the expected interval is known).
+    /// Ping intervals not yet judged, with the ping that ended each (for evidence once the
+    /// expected interval is known); judged and emptied at the end, or at ``maxPendingIntervals``.
     var intervals: [(nanoseconds: Int64, offset: UInt64, time: Timestamp)] = []
+    /// Every ping interval, for the connection's measure record.
+    var heartbeat = Distribution(limit: ConnectionAnalysis.sampleLimit)
+    /// The policy interval the connection was last held to.
+    var expectedInterval: String?
     var lastPing: Timestamp?
     var pongRTT: Distribution
     /// Pings waiting for a pong: time, offset and a hash of the body (pongs echo it).
@@ -49,27 +54,33 @@ final class ConnectionAnalysis {
     /// Messages first sent on an earlier connection and sent again on this one.
     var resentFromEarlier = 0
 
+    /// Whether the report draws this connection's ladder (the first connections with frames).
+    var drawsLadder = false
     /// The report's ladder: the first frames and events (at most ``maxLadderEntries``).
     var ladder: [LadderEntry] = []
     static let maxLadderEntries = 400
     /// Outstanding and recently missed pings kept per connection.
     static let maxPendingPings = 64
+    /// Ping intervals held for judging before they are judged in a batch.
+    static let maxPendingIntervals = 4096
+    /// Samples per distribution of one connection (its measure record's percentiles).
+    static let sampleLimit = 1024
 
-    init(number: Int, client: Endpoint, server: Endpoint, openedAt: Timestamp, sawSYN: Bool, sampleLimit: Int) {
+    init(number: Int, client: Endpoint, server: Endpoint, openedAt: Timestamp, sawSYN: Bool) {
         self.number = number
         self.client = client
         self.server = server
         self.openedAt = openedAt
         self.sawSYN = sawSYN
         lastActivity = openedAt
-        pongRTT = Distribution(limit: sampleLimit)
+        pongRTT = Distribution(limit: Self.sampleLimit)
     }
 
     /// Whether the client ended the connection first.
     var closedByClient: Bool { endedBy == .clientToServer }
 
     func note(_ entry: LadderEntry) {
-        if ladder.count < Self.maxLadderEntries { ladder.append(entry) }
+        if drawsLadder, ladder.count < Self.maxLadderEntries { ladder.append(entry) }
     }
 
     /// Counts the pings whose pong deadline passed by `now` as missed; the connection is dead at
@@ -92,9 +103,10 @@ final class ConnectionAnalysis {
     }
 
     /// A ping from the client: the interval since the last one, and a pong to wait for.
-    func ping(offset: UInt64, time: Timestamp, key: UInt64, sampleLimit: Int) {
-        if let last = lastPing, intervals.count < sampleLimit {
+    func ping(offset: UInt64, time: Timestamp, key: UInt64) {
+        if let last = lastPing {
             intervals.append((time.nanoseconds - last.nanoseconds, offset, time))
+            heartbeat.add(time.nanoseconds - last.nanoseconds)
         }
         lastPing = time
         if outstanding.count == Self.maxPendingPings { outstanding.removeFirst() }
