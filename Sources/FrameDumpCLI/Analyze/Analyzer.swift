@@ -78,11 +78,11 @@ final class Analyzer {
             }
             open[number] = connection
             reconnects.opened(connection)
-        case .directionClosed(let number, let direction, _, let reason):
+        case .directionClosed(let number, let direction, let offset, let reason):
             see(time)
             guard let connection = open[number] else { return }
             if connection.endedAt == nil, reason == .fin {
-                end(connection, by: direction, with: .fin, at: time, established: true)
+                end(connection, by: direction, with: .fin, at: time, offset: offset, established: true)
             }
             connection.note(LadderEntry(time: time, direction: direction, label: reason == .fin ? "FIN" : "RST", mark: reason == .fin ? .fin : .reset))
         case .connectionClosed(let summary, let reason):
@@ -90,7 +90,7 @@ final class Analyzer {
             guard let connection = open.removeValue(forKey: summary.connection) else { return }
             connection.established = summary.wasEstablished
             if connection.endedAt == nil, let resetBy = summary.resetBy {
-                end(connection, by: resetBy, with: .reset, at: time, established: connection.established)
+                end(connection, by: resetBy, with: .reset, at: time, offset: 0, established: connection.established)
             }
             if !connection.established {
                 // Refused (the server's RST to the SYN) or never answered (the client gave up after its last SYN).
@@ -104,9 +104,10 @@ final class Analyzer {
         }
     }
 
-    /// The connection's first end: who, how; the dead-connection reaction is judged here.
+    /// The connection's first end: who, how (`offset`: the FIN's stream offset; an RST's is not
+    /// reported, 0); the dead-connection reaction is judged here.
     private func end(_ connection: ConnectionAnalysis, by direction: StreamDirection, with reason: DirectionCloseReason, at time: Timestamp,
-                     established: Bool) {
+                     offset: UInt64, established: Bool) {
         connection.expirePings(now: time, pongTimeout: policy.heartbeat.pongTimeout, threshold: policy.heartbeat.missedPongs)
         connection.endedAt = time
         connection.endedBy = direction
@@ -117,7 +118,7 @@ final class Analyzer {
             if after <= reactionWindow {
                 deadRule.see(connection.number)
             } else {
-                deadRule.fail(Evidence(connection: connection.number, direction: direction, offset: 0, time: time,
+                deadRule.fail(Evidence(connection: connection.number, direction: direction, offset: offset, time: time,
                                        note: "closed \(Seconds(after)) after \(policy.heartbeat.missedPongs) missed pongs made it dead"))
             }
         }
