@@ -135,6 +135,7 @@ final class Analyzer {
                                    note: "dead after \(policy.heartbeat.missedPongs) missed pongs, still open \(Seconds(time.nanoseconds - deadAt.nanoseconds)) later"))
         }
         judgeHeartbeats(connection)
+        judgeSilence(connection, until: connection.endedAt ?? time, closed: connection.endedAt != nil)
         sessions.ended(connection, at: connection.endedAt ?? time, closed: closed)
         if connection.resentFromEarlier > 0 {
             if connection.resentFromEarlier > policy.delivery.offlineQueue {
@@ -163,6 +164,18 @@ final class Analyzer {
                                         note: "ping \(Seconds(interval.nanoseconds)) after the last (expected \(name) \(Seconds(expected)) ± \(Int(policy.tolerance * 100)) %)"))
         }
         if !failed { heartbeatRule.see(connection.number) }
+    }
+
+    /// A connection whose client stopped pinging — silent from its last ping to its close (or to
+    /// the end of the capture) for longer than its interval allows — fails `heartbeat_interval`:
+    /// it was kept open without the heartbeat that shows it alive.
+    private func judgeSilence(_ connection: ConnectionAnalysis, until end: Timestamp, closed: Bool) {
+        guard let name = connection.expectedInterval, let lastPing = connection.lastPing,
+              let expected = policy.heartbeat.intervals.first(where: { $0.name == name })?.nanoseconds else { return }
+        let silence = end.nanoseconds - lastPing.nanoseconds
+        guard silence > policy.tolerant(expected) else { return }
+        heartbeatRule.fail(Evidence(connection: connection.number, direction: .clientToServer, offset: 0, time: end,
+                                    note: "no ping for \(Seconds(silence)) before \(closed ? "the close" : "the end of the capture") (expected \(name) \(Seconds(expected)))"))
     }
 
     /// The policy interval nearest (by ratio) the median of a connection's intervals not yet judged.
