@@ -37,20 +37,27 @@ struct ProtobufRawJSON: ProtobufRawVisitor {
     }
 
     mutating func fixed64(_ number: UInt32, _ value: UInt64) {
-        open(number, "I64")
-        output.append(contentsOf: ",\"value\":\(value)".utf8)
-        if value >= 1 << 63 { output.append(contentsOf: ",\"signed\":\(Int64(bitPattern: value))".utf8) }
-        output.append(contentsOf: ",\"double\":".utf8)
-        BodyJSON.appendNumber(Double(bitPattern: value), to: &output)
-        output.append(UInt8(ascii: "}"))
+        appendFixed(number, "I64", value, signed: value >= 1 << 63 ? Int64(bitPattern: value) : nil, reading: "double") {
+            BodyJSON.appendNumber(Double(bitPattern: value), to: &$0)
+        }
     }
 
     mutating func fixed32(_ number: UInt32, _ value: UInt32) {
-        open(number, "I32")
+        appendFixed(number, "I32", UInt64(value), signed: value >= 1 << 31 ? Int64(Int32(bitPattern: value)) : nil, reading: "float") {
+            BodyJSON.appendNumber(Float(bitPattern: value), to: &$0)
+        }
+    }
+
+    /// A fixed-width field: its unsigned value, the signed one when negative, the IEEE reading.
+    private mutating func appendFixed(
+        _ number: UInt32, _ wireType: StaticString, _ value: UInt64, signed: Int64?, reading: String,
+        _ appendReading: (inout [UInt8]) -> Void
+    ) {
+        open(number, wireType)
         output.append(contentsOf: ",\"value\":\(value)".utf8)
-        if value >= 1 << 31 { output.append(contentsOf: ",\"signed\":\(Int32(bitPattern: value))".utf8) }
-        output.append(contentsOf: ",\"float\":".utf8)
-        BodyJSON.appendNumber(Float(bitPattern: value), to: &output)
+        if let signed { output.append(contentsOf: ",\"signed\":\(signed)".utf8) }
+        output.append(contentsOf: ",\"\(reading)\":".utf8)
+        appendReading(&output)
         output.append(UInt8(ascii: "}"))
     }
 
