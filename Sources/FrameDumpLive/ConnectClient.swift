@@ -1,42 +1,77 @@
-import FrameCodec
+import PacketDecoding
 
-/// The connection, the standard input feeding it, and the loop serving both.
-final class ConnectClient: PeerDelegate {
-    /// Encoded frames buffered toward the server before standard input is no longer read.
-    static let bufferLimit = 1 << 20
-
+/// A TCP client for `framedump connect`: one connection to a server, fed from standard input
+/// through its owner, reporting what the server sends as ``LiveEvent``s.
+///
+/// Standard input's bytes are reported as ``LiveEvent/input(_:)``; the owner turns them into
+/// frames and ``send(_:)``s them. While more than the buffer limit waits to be written to the
+/// server, standard input is not read (backpressure). At the end of standard input the owner
+/// calls ``finishSending()`` (FIN once everything is written); the connection closes when the
+/// server has closed its side too.
+public final class ConnectClient: PeerDelegate {
     private let loop: EventLoop
-    private let decoding: LiveDecoding
-    private let encoder: FrameEncoder
+    private let onEvent: (ConnectClient, LiveEvent) -> Void
+    private let bufferLimit: Int
     private var addresses: ArraySlice<SocketAddress>
     private var peer: Peer?
     private var input: InputReader!
     private var signals: SignalPipe!
-    private var lines = LineSplitter()
-    private var stream: StreamID?
-    /// Why the connection failed, if it did.
-    private(set) var failure: SocketError?
-    /// Whether an input line was not a frame, or the connection failed after it was made.
-    private(set) var hadErrors = false
+    private var isStreamOpen = false
+    /// Why connecting failed (every address was tried), if it did; `nil` once connected.
+    public private(set) var failure: SocketError?
+    /// Whether the connection failed after it was made (reported closed with the error).
+    public private(set) var failedAfterConnecting = false
 
-    init(addresses: [SocketAddress], decoding: LiveDecoding) throws {
-        loop = try EventLoop()
-        self.decoding = decoding
+    /// Prepares to connect to the first of `addresses` that accepts.
+    ///
+    /// - Parameters:
+    ///   - addresses: the server's addresses, tried in order.
+    ///   - backend: the event loop's system call.
+    ///   - bufferLimit: bytes queued toward the server before standard input is no longer read.
+    ///   - report: called on the loop's thread with the client and every event, in order.
+    /// - Throws: ``SocketError`` when the loop cannot be set up.
+    public init(
+        addresses: [SocketAddress],
+        backend: EventLoopBackend,
+        bufferLimit: Int,
+        report: @escaping (ConnectClient, LiveEvent) -> Void
+    ) throws(SocketError) {
+        loop = try EventLoop(backend: backend)
+        onEvent = report
+        self.bufferLimit = bufferLimit
         self.addresses = addresses[...]
-        encoder = FrameEncoder(format: decoding.format)
         signals = try SignalPipe(loop: loop) { [unowned self] in loop.stop() }
-        input = InputReader(descriptor: 0, loop: loop, onBytes: { [unowned self] in send($0) }) { [unowned self] error in
-            if let error { StandardError.writeLine("framedump connect: standard input: \(error)") }
-            lines.finish(sendLine)
-            peer?.finishWriting()
+        input = InputReader(descriptor: 0, loop: loop, onBytes: { [unowned self] in self.report(.input($0)) }) { [unowned self] error in
+            self.report(.inputEnded(error))
         }
     }
 
-    func run() throws {
+    /// Connects, then serves the connection until both sides are done, the connection fails,
+    /// or SIGINT or SIGTERM.
+    ///
+    /// - Parameter afterEachRound: called after every round of socket events (flush output here).
+    /// - Throws: ``SocketError`` when waiting fails, or what `afterEachRound` throws. A failure to
+    ///   connect is not thrown: it is ``failure``.
+    public func run(afterEachRound: () throws -> Void) throws {
         connectNext()
-        if failure == nil { try loop.run(afterEachRound: decoding.flush) }
-        if let stream { decoding.end(stream) }
-        try decoding.finish()
+        defer { endStream() }
+        if failure == nil { try loop.run(afterEachRound: afterEachRound) }
+    }
+
+    /// Queues `bytes` toward the server and writes what the socket takes now.
+    public func send(_ bytes: [UInt8]) {
+        guard let peer else { return }
+        peer.send(bytes)
+        if peer.outgoing.count >= bufferLimit { input.paused = true }
+    }
+
+    /// Sends FIN once everything queued is written.
+    public func finishSending() {
+        peer?.finishWriting()
+    }
+
+    private func report(_ event: LiveEvent) {
+        onEvent(self, event)
     }
 
     private func connectNext() {
@@ -57,36 +92,16 @@ final class ConnectClient: PeerDelegate {
 
     func peerDidConnect(_ peer: Peer) {
         failure = nil
-        let local = peer.socket.localAddress?.endpoint
-        let remote = peer.socket.peerAddress?.endpoint
-        if let local, let remote {
-            let label = StreamLabel(connection: 1, direction: .serverToClient, source: remote, destination: local)
-            stream = LiveDecoding.stream(label)
-            decoding.open(label)
-            StandardError.writeLine("framedump connect: connected to \(remote) from \(local)")
+        if let local = peer.socket.localAddress?.endpoint, let remote = peer.socket.peerAddress?.endpoint {
+            isStreamOpen = true
+            report(.opened(connection: 1, client: local, server: remote))
         }
         input.start()
     }
 
-    private func send(_ bytes: UnsafeRawBufferPointer) {
-        lines.process(bytes, sendLine)
-    }
-
-    private func sendLine(_ line: ArraySlice<UInt8>, _ number: Int) {
-        guard let peer else { return }
-        do {
-            let spec = try FrameSpecLine.parse(line)
-            peer.send(try encoder.encode(fields: spec.fields, body: spec.body))
-            if peer.outgoing.count >= Self.bufferLimit { input.paused = true }
-        } catch {
-            hadErrors = true
-            StandardError.writeLine("<stdin>:\(number): \(error)")
-        }
-    }
-
     func peer(_ peer: Peer, received bytes: UnsafeRawBufferPointer) {
-        guard let stream else { return }
-        decoding.receive(bytes, on: stream, at: peer.bytesRead - UInt64(bytes.count))
+        guard isStreamOpen else { return }
+        report(.received(connection: 1, direction: .serverToClient, bytes: bytes, offset: peer.bytesRead - UInt64(bytes.count), time: WallClock.now()))
     }
 
     func peerReachedEnd(_ peer: Peer) {
@@ -97,27 +112,35 @@ final class ConnectClient: PeerDelegate {
     }
 
     func peerWroteOutgoing(_ peer: Peer) {
-        if peer.outgoing.count < Self.bufferLimit { input.paused = false }
+        if peer.outgoing.count < bufferLimit { input.paused = false }
         closeWhenDrained()
     }
 
     func peer(_ peer: Peer, failed error: SocketError) {
         peer.close()
         input.stop()
-        if peer.bytesRead == 0, peer.bytesWritten == 0, stream == nil {
+        if peer.bytesRead == 0, peer.bytesWritten == 0, !isStreamOpen {
             failure = error
             connectNext()
             return
         }
-        StandardError.writeLine("framedump connect: \(error)")
-        hadErrors = true
+        failedAfterConnecting = true
+        endStream()
+        report(.closed(connection: 1, clientToServer: peer.bytesWritten, serverToClient: peer.bytesRead, reason: .failed(side: .server, error)))
         loop.stop()
+    }
+
+    private func endStream() {
+        guard isStreamOpen else { return }
+        isStreamOpen = false
+        report(.streamEnded(connection: 1, direction: .serverToClient, time: WallClock.now()))
     }
 
     private func closeWhenDrained() {
         guard let peer, !peer.isReadOpen, peer.outgoing.isEmpty else { return }
         peer.close()
-        StandardError.writeLine("framedump connect: closed: \(counted(peer.bytesWritten, "byte")) sent, \(peer.bytesRead) received")
+        endStream()
+        report(.closed(connection: 1, clientToServer: peer.bytesWritten, serverToClient: peer.bytesRead, reason: nil))
         loop.stop()
     }
 }

@@ -1,55 +1,75 @@
-import FrameCodec
 import PacketDecoding
 
-/// The listening socket and its connections.
-final class ListenServer {
+/// A TCP server for `framedump listen`: accepts connections on one address and reports what
+/// each client sends as ``LiveEvent``s; the owner may answer (``send(_:toConnection:)``).
+///
+/// One thread: the listening socket and every connection are served by one event loop, until
+/// SIGINT or SIGTERM (see ``run(afterEachRound:)``).
+public final class ListenServer {
     private let loop: EventLoop
-    private let decoding: LiveDecoding
-    private let responder: H12Responder?
+    private let report: (LiveEvent) -> Void
+    private let bufferLimit: Int
     private var listener: Listener!
     private var signals: SignalPipe!
     private var sessions: [Int: ListenSession] = [:]
-    private var connectionCount = 0
+    /// Connections accepted so far.
+    public private(set) var connectionCount = 0
 
-    init(_ hostPort: HostPort, decoding: LiveDecoding, responder: H12Responder?) throws {
-        loop = try EventLoop()
-        self.decoding = decoding
-        self.responder = responder
-        listener = try Listener(hostPort, for: "listen", loop: loop) { [unowned self] in accept($0, from: $1) }
+    /// Listens on `hostPort`.
+    ///
+    /// - Parameters:
+    ///   - hostPort: where to listen; a missing host is 127.0.0.1.
+    ///   - backend: the event loop's system call.
+    ///   - bufferLimit: bytes of replies queued toward one client before that client is no
+    ///     longer read (backpressure), in bytes.
+    ///   - report: called on the loop's thread with every event, in order.
+    /// - Throws: ``SocketError`` when the address does not resolve or cannot be listened on, or
+    ///   the loop cannot be set up.
+    public init(
+        _ hostPort: HostPort,
+        backend: EventLoopBackend,
+        bufferLimit: Int,
+        report: @escaping (LiveEvent) -> Void
+    ) throws(SocketError) {
+        loop = try EventLoop(backend: backend)
+        self.report = report
+        self.bufferLimit = bufferLimit
+        listener = try Listener(hostPort, loop: loop, onAccept: { [unowned self] in accept($0, from: $1) }, report: report)
         signals = try SignalPipe(loop: loop) { [unowned self] in loop.stop() }
-        if responder != nil {
-            decoding.observe { [unowned self] stream, output in
-                guard case .frame(let frame) = output, stream.rawValue % 2 == StreamDirection.clientToServer.rawValue,
-                      let session = sessions[stream.rawValue / 2], let reply = self.responder?.response(to: frame)
-                else { return }
-                session.peer.send(reply)
-            }
-        }
     }
 
-    func run() throws {
-        StandardError.writeLine("framedump listen: listening on \(listener.address.endpoint)")
-        try loop.run(afterEachRound: decoding.flush)
-        for session in sessions.values.sorted(by: { $0.number < $1.number }) { session.close(reason: "stopped") }
-        try decoding.finish()
-        let summary = decoding.summary
-        StandardError.writeLine("framedump listen: \(counted(connectionCount, "connection")), \(counted(summary.frames, "frame"))")
+    /// Serves connections until SIGINT or SIGTERM, then closes every open connection (reported
+    /// closed with reason ``CloseReason/stopped``).
+    ///
+    /// - Parameter afterEachRound: called after every round of socket events (flush output here).
+    /// - Throws: ``SocketError`` when waiting fails, or what `afterEachRound` throws (the loop
+    ///   stops at once, connections are closed).
+    public func run(afterEachRound: () throws -> Void) throws {
+        report(.listening(listener.address.endpoint))
+        defer {
+            for session in sessions.values.sorted(by: { $0.number < $1.number }) { session.close(reason: .stopped) }
+        }
+        try loop.run(afterEachRound: afterEachRound)
+    }
+
+    /// Queues `bytes` to connection `connection`'s client; nothing when it is closed.
+    public func send(_ bytes: [UInt8], toConnection connection: Int) {
+        sessions[connection]?.send(bytes)
     }
 
     private func accept(_ socket: Socket, from address: SocketAddress) {
         connectionCount += 1
         let number = connectionCount
         let local = socket.localAddress?.endpoint ?? listener.address.endpoint
-        let label = StreamLabel(connection: number, direction: .clientToServer, source: address.endpoint, destination: local)
         do {
-            let session = try ListenSession(number: number, socket: socket, label: label, loop: loop, decoding: decoding) { [unowned self] in
+            let session = try ListenSession(number: number, socket: socket, loop: loop, bufferLimit: bufferLimit, report: report) { [unowned self] in
                 sessions[$0.number] = nil
             }
             sessions[number] = session
-            StandardError.writeLine("framedump listen: conn \(number) from \(label.sourceText)")
+            report(.opened(connection: number, client: address.endpoint, server: local))
         } catch {
             socket.close()
-            StandardError.writeLine("framedump listen: conn \(number): \(error)")
+            report(.connectionFailed(connection: number, error))
         }
     }
 }

@@ -1,10 +1,23 @@
 /// A listening socket in an ``EventLoop``: accepts every pending connection and hands it on.
+///
+/// Running out of descriptors (`EMFILE`, `ENFILE`) must not make the loop spin: the pending
+/// connection keeps the socket readable, and a level-triggered loop would call `accept` again
+/// at once, forever. The listener keeps a spare descriptor (`/dev/null`) for that case, as
+/// libev and nginx do: close the spare, accept the pending connections and close them at once
+/// (the clients see a reset-free close instead of a hanging connect), reopen the spare. When even
+/// that fails, the socket is left unwatched for 100 ms. The owner hears of it once per episode
+/// (``LiveEvent/acceptStalled(_:)``) and again when a connection is kept
+/// (``LiveEvent/acceptResumed(refused:)``).
 final class Listener: EventHandler {
     let socket: Socket
     /// The address actually bound: the system's port when port 0 was asked for.
     let address: SocketAddress
+    private unowned let loop: EventLoop
     private let onAccept: (Socket, SocketAddress) -> Void
-    private let onError: (SocketError) -> Void
+    private let report: (LiveEvent) -> Void
+    private var spare: Int32?
+    /// Connections closed at once since descriptors ran out, or `nil` when accepting normally.
+    private var refusedInEpisode: Int?
 
     /// Binds the first address `hostPort` resolves to and starts listening.
     ///
@@ -13,49 +26,67 @@ final class Listener: EventHandler {
     ///     tool is not exposed to the network unless asked to be).
     ///   - loop: the loop that serves the socket.
     ///   - onAccept: called with each accepted connection and its peer's address.
-    ///   - onError: called when accepting fails (e.g. out of descriptors); listening goes on.
+    ///   - report: told when accepting fails (descriptors out, or another error); listening goes on.
     /// - Throws: ``SocketError`` when the address does not resolve or cannot be bound.
     init(
         _ hostPort: HostPort,
         loop: EventLoop,
         onAccept: @escaping (Socket, SocketAddress) -> Void,
-        onError: @escaping (SocketError) -> Void
+        report: @escaping (LiveEvent) -> Void
     ) throws(SocketError) {
         let addresses = try SocketAddress.resolve(hostPort, defaultHost: "127.0.0.1")
         socket = try Socket.listening(on: addresses[0])
         address = socket.localAddress ?? addresses[0]
+        self.loop = loop
         self.onAccept = onAccept
-        self.onError = onError
+        self.report = report
+        spare = SystemCalls.openSpareDescriptor()
         try loop.register(socket.descriptor, .read, self)
     }
 
-    /// Listens for a command's server (`listen`, `proxy`): a failure to accept is reported on
-    /// standard error as `framedump COMMAND: …` and listening goes on.
-    ///
-    /// - Throws: ``CommandFailure`` (exit 1, as for a bad address) naming `hostPort` and why it
-    ///   cannot be listened on.
-    convenience init(
-        _ hostPort: HostPort,
-        for command: String,
-        loop: EventLoop,
-        onAccept: @escaping (Socket, SocketAddress) -> Void
-    ) throws(CommandFailure) {
-        do {
-            try self.init(hostPort, loop: loop, onAccept: onAccept) { error in
-                StandardError.writeLine("framedump \(command): \(error)")
-            }
-        } catch {
-            throw CommandFailure(message: "framedump \(command): cannot listen on \(hostPort): \(error)", status: .usage)
-        }
+    deinit {
+        if let spare { SystemCalls.closeDescriptor(spare) }
     }
 
     func handle(_ events: ReadyEvents) {
         do {
             while let (connection, peerAddress) = try socket.accept() {
+                if let refused = refusedInEpisode {
+                    refusedInEpisode = nil
+                    report(.acceptResumed(refused: refused))
+                }
                 onAccept(connection, peerAddress)
             }
+        } catch where error.isOutOfDescriptors {
+            if refusedInEpisode == nil {
+                refusedInEpisode = 0
+                report(.acceptStalled(error))
+            }
+            shedPendingConnections()
         } catch {
-            onError(error)
+            report(.acceptFailed(error))
+        }
+    }
+
+    /// Accepts and closes what is pending with the spare descriptor's slot; without a spare,
+    /// stops watching the socket for a moment.
+    private func shedPendingConnections() {
+        if let spare {
+            SystemCalls.closeDescriptor(spare)
+            self.spare = nil
+            while let (connection, _) = try? socket.accept() {
+                connection.close()
+                refusedInEpisode? += 1
+            }
+            self.spare = SystemCalls.openSpareDescriptor()
+        }
+        if spare == nil {
+            try? loop.setInterest(socket.descriptor, [])
+            loop.schedule(after: 100) { [weak self] in
+                guard let self else { return }
+                try? self.loop.setInterest(self.socket.descriptor, .read)
+                if self.spare == nil { self.spare = SystemCalls.openSpareDescriptor() }
+            }
         }
     }
 }

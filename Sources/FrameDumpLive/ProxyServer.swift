@@ -1,37 +1,58 @@
-/// The listening socket and every relayed connection.
-final class ProxyServer {
+import PacketDecoding
+
+/// A TCP relay for `framedump proxy`: accepts clients on one address and relays each to an
+/// upstream server, reporting both directions' bytes as ``LiveEvent``s.
+///
+/// One thread and one event loop serve every connection; see ``RelayConnection`` for
+/// backpressure, half-close and failure handling.
+public final class ProxyServer {
     private let loop: EventLoop
-    private let decoding: LiveDecoding
+    private let report: (LiveEvent) -> Void
     private let upstream: [SocketAddress]
     private let bufferLimit: Int
     private var listener: Listener!
     private var signals: SignalPipe!
     private var relays: [Int: RelayConnection] = [:]
-    private var connectionCount = 0
-    private var relayedBytes: (clientToServer: UInt64, serverToClient: UInt64) = (0, 0)
+    /// Connections accepted so far.
+    public private(set) var connectionCount = 0
 
-    init(_ hostPort: HostPort, upstream: [SocketAddress], decoding: LiveDecoding, bufferLimit: Int) throws {
-        loop = try EventLoop()
-        self.decoding = decoding
+    /// Listens on `hostPort`.
+    ///
+    /// - Parameters:
+    ///   - hostPort: where clients connect; a missing host is 127.0.0.1.
+    ///   - upstream: the server's addresses, tried in order for each client.
+    ///   - backend: the event loop's system call.
+    ///   - bufferLimit: bytes buffered toward one side before the other side is no longer read.
+    ///   - report: called on the loop's thread with every event, in order.
+    /// - Throws: ``SocketError`` when the address does not resolve or cannot be listened on, or
+    ///   the loop cannot be set up.
+    public init(
+        _ hostPort: HostPort,
+        upstream: [SocketAddress],
+        backend: EventLoopBackend,
+        bufferLimit: Int,
+        report: @escaping (LiveEvent) -> Void
+    ) throws(SocketError) {
+        loop = try EventLoop(backend: backend)
+        self.report = report
         self.upstream = upstream
         self.bufferLimit = bufferLimit
-        listener = try Listener(hostPort, for: "proxy", loop: loop) { [unowned self] in accept($0, from: $1) }
+        listener = try Listener(hostPort, loop: loop, onAccept: { [unowned self] in accept($0, from: $1) }, report: report)
         signals = try SignalPipe(loop: loop) { [unowned self] in loop.stop() }
     }
 
-    func run() throws {
-        StandardError.writeLine("framedump proxy: listening on \(listener.address.endpoint), upstream \(upstream[0].endpoint)")
-        try loop.run(afterEachRound: decoding.flush)
-        for relay in relays.values.sorted(by: { $0.number < $1.number }) {
-            relay.stop()
-            count(relay)
+    /// Relays until SIGINT or SIGTERM, then ends every stream and closes every connection
+    /// (reported closed with reason ``CloseReason/stopped``).
+    ///
+    /// - Parameter afterEachRound: called after every round of socket events (flush output here).
+    /// - Throws: ``SocketError`` when waiting fails, or what `afterEachRound` throws.
+    public func run(afterEachRound: () throws -> Void) throws {
+        report(.listening(listener.address.endpoint))
+        defer {
+            for relay in relays.values.sorted(by: { $0.number < $1.number }) { relay.stop() }
+            relays = [:]
         }
-        try decoding.finish()
-        let summary = decoding.summary
-        StandardError.writeLine(
-            "framedump proxy: \(counted(connectionCount, "connection")), \(counted(summary.frames, "frame")); "
-                + "c2s \(counted(relayedBytes.clientToServer, "byte")), s2c \(counted(relayedBytes.serverToClient, "byte"))"
-        )
+        try loop.run(afterEachRound: afterEachRound)
     }
 
     private func accept(_ socket: Socket, from address: SocketAddress) {
@@ -40,23 +61,13 @@ final class ProxyServer {
         do {
             let relay = try RelayConnection(
                 number: number, client: socket, clientAddress: address, upstreamAddresses: upstream,
-                loop: loop, decoding: decoding, bufferLimit: bufferLimit,
-                report: { StandardError.writeLine("framedump proxy: \($0)") },
-                onClose: { [unowned self] in
-                    relays[$0.number] = nil
-                    count($0)
-                }
+                loop: loop, bufferLimit: bufferLimit, report: report,
+                onClose: { [unowned self] in relays[$0.number] = nil }
             )
             if !relay.isClosed { relays[number] = relay }
         } catch {
             socket.close()
-            StandardError.writeLine("framedump proxy: conn \(number): \(error)")
+            report(.connectionFailed(connection: number, error))
         }
-    }
-
-    private func count(_ relay: RelayConnection) {
-        let bytes = relay.byteCounts
-        relayedBytes.clientToServer += bytes.clientToServer
-        relayedBytes.serverToClient += bytes.serverToClient
     }
 }

@@ -1,47 +1,61 @@
 import FrameCodec
+import FrameDumpLive
 import PacketDecoding
 import StreamFraming
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
-/// The decode side of the live commands: every socket stream goes through one
-/// ``DecodeSession`` with the renderer `decode` would use, labelled with its connection and
-/// endpoints and timed with the wall clock of the read that delivered it.
+/// The decode side of the live commands: the ``LiveEvent``s of a FrameDumpLive server or
+/// client go through one ``DecodeSession`` with the renderer `decode` would use, each stream
+/// labelled with its connection and endpoints and timed with the wall clock of the read that
+/// delivered it.
 ///
 /// Output is flushed after every round of socket events, so a frame prints as soon as the read
 /// that completed it returns. Failures to write standard output are kept and rethrown by
-/// ``flush()``, which stops the command's loop.
+/// ``flush()``, which stops the command's loop — unless the command keeps going without output
+/// (``OutputClosedPolicy/keepGoing(_:)``: the proxy, whose relaying must not end because
+/// nobody reads what it prints).
 final class LiveDecoding {
-    /// The options every live command shares with `decode`: `--format`, `--json`, `--payload`, `--color`.
-    static let outputOptions = DecodeCommand.spec.options.filter { ["format", "json", "payload", "color"].contains($0.long) }
+    /// What to do when the reader of standard output goes away (`EPIPE`).
+    enum OutputClosedPolicy {
+        /// Rethrow from ``flush()``: the command stops.
+        case stop
+        /// Stop decoding and printing, call the closure once (it says so on standard error), and
+        /// let the command go on.
+        case keepGoing(() -> Void)
+    }
 
     private let session: any LiveSession
+    /// The directions each connection's events carry, in the order their labels are opened.
+    private let directions: [StreamDirection]
+    private let outputClosedPolicy: OutputClosedPolicy
     /// Directions opened and not yet ended, by connection: the connection is closed in the
     /// session (its streams forgotten) when the last one ends.
     private var openDirections: [Int: Int] = [:]
     private var failure: (any Error)?
-    /// The frame layout, from `--format` (required: live streams are not guessed at).
+    /// Whether standard output's reader went away and decoding stopped (``OutputClosedPolicy/keepGoing(_:)``).
+    private(set) var outputClosed = false
+    /// The frame layout, from `--format`.
     let format: FrameFormat
 
     /// Builds the session the output options ask for.
     ///
-    /// - Throws: ``UsageError`` when `--format` is missing or invalid.
-    init(_ arguments: ParsedArguments, context: CommandContext) throws(UsageError) {
-        let options = try FrameOutputOptions(arguments)
-        guard let format = options.format else {
-            throw UsageError("missing --format NAME|SPEC (live streams are not guessed at; see 'framedump formats')")
-        }
-        self.format = format
-        let configuration = FramingConfiguration(format: format)
-        if options.json {
-            session = Session(DecodeSession(configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: options.includesPayload),
+    /// - Parameters:
+    ///   - options: the command's parsed options.
+    ///   - directions: which of a connection's directions are decoded (`listen`: c2s,
+    ///     `connect`: s2c, `proxy`: both).
+    ///   - outputClosed: what an `EPIPE` on standard output does.
+    ///   - context: standard output and the terminal.
+    init(_ options: LiveOptions, directions: [StreamDirection], outputClosed: OutputClosedPolicy = .stop, context: CommandContext) {
+        format = options.format
+        self.directions = directions
+        outputClosedPolicy = outputClosed
+        let configuration = options.framing.configuration(format: options.format)
+        let output = options.output
+        if output.json {
+            session = Session(DecodeSession(configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: output.includesPayload),
                                             output: context.output))
         } else {
             session = Session(DecodeSession(configuration: configuration,
-                                            renderer: TextOutputRenderer(style: options.textStyle(context), showsBody: options.includesPayload),
+                                            renderer: TextOutputRenderer(style: output.textStyle(context), showsBody: output.includesPayload),
                                             output: context.output))
         }
     }
@@ -49,78 +63,70 @@ final class LiveDecoding {
     /// What has been decoded so far.
     var summary: DecodeSummary { session.summary }
 
-    /// Calls `observer` with every frame and event after it is rendered.
-    func observe(_ observer: @escaping (StreamID, FrameDecoderOutput) throws -> Void) {
-        session.observer = { key, output in try observer(StreamID(rawValue: key.connection * 2 + key.direction.rawValue), output) }
+    /// Calls `observer` with every frame and event after it is rendered, with its connection
+    /// and direction.
+    func observe(_ observer: @escaping (StreamKey, FrameDecoderOutput) throws -> Void) {
+        session.observer = observer
     }
 
-    /// The stream of `label`'s connection and direction: connection × 2, plus 1 for s2c.
-    static func stream(_ label: StreamLabel) -> StreamID {
-        StreamID(rawValue: label.connection * 2 + label.direction.rawValue)
-    }
-
-    /// Announces a stream's label; call before its first bytes.
-    func open(_ label: StreamLabel) {
-        if openDirections[label.connection] == nil {
-            session.openConnection(label.connection, client: label.direction == .clientToServer ? label : label.reversed)
-        }
-        openDirections[label.connection, default: 0] += 1
-    }
-
-    /// Decodes `bytes` of `stream`, the first at `offset`, timed now.
-    func receive(_ bytes: UnsafeRawBufferPointer, on stream: StreamID, at offset: UInt64) {
-        perform { try session.receive(bytes, on: Self.key(stream), at: Self.now()) }
-    }
-
-    /// Ends `stream`: an unfinished frame is reported `truncated`.
-    func end(_ stream: StreamID) {
-        let key = Self.key(stream)
-        perform { try session.end(key, at: Self.now()) }
-        guard let open = openDirections[key.connection] else { return }
-        if open > 1 {
-            openDirections[key.connection] = open - 1
-        } else {
-            openDirections[key.connection] = nil
-            perform { try session.closeConnection(key.connection, at: Self.now()) }
+    /// Decodes what `event` carries: a connection's opening labels its streams, bytes are
+    /// decoded, an ended stream reports its unfinished frame `truncated`. Other events carry
+    /// nothing to decode.
+    func consume(_ event: LiveEvent) {
+        switch event {
+        case .opened(let connection, let client, let server):
+            let label = StreamLabel(connection: connection, direction: .clientToServer, source: client, destination: server)
+            session.openConnection(connection, client: label)
+            openDirections[connection] = directions.count
+        case .received(let connection, let direction, let bytes, _, let time):
+            perform { try session.receive(bytes, on: StreamKey(connection: connection, direction: direction), at: time) }
+        case .streamEnded(let connection, let direction, let time):
+            guard directions.contains(direction), let open = openDirections[connection] else { return }
+            perform { try session.end(StreamKey(connection: connection, direction: direction), at: time) }
+            if open > 1 {
+                openDirections[connection] = open - 1
+            } else {
+                openDirections[connection] = nil
+                perform { try session.closeConnection(connection, at: time) }
+            }
+        default:
+            return
         }
     }
 
     /// Writes out what was rendered.
     ///
     /// - Throws: the first failure to decode or write since the last call (e.g.
-    ///   ``OutputError/closed`` when the reader of standard output went away).
+    ///   ``OutputError/closed`` when the reader of standard output went away, unless the policy
+    ///   keeps going).
     func flush() throws {
-        if let failure {
-            self.failure = nil
-            throw failure
+        if failure == nil, !outputClosed {
+            perform { try session.flush() }
         }
-        try session.flush()
+        guard let failure else { return }
+        self.failure = nil
+        if case OutputError.closed = failure, case .keepGoing(let announce) = outputClosedPolicy {
+            outputClosed = true
+            announce()
+            return
+        }
+        throw failure
     }
 
     /// Ends every open stream, renders the closing text and flushes.
     func finish() throws {
         try flush()
+        guard !outputClosed else { return }
         try session.finish()
     }
 
     private func perform(_ body: () throws -> Void) {
-        guard failure == nil else { return }
+        guard failure == nil, !outputClosed else { return }
         do {
             try body()
         } catch {
             failure = error
         }
-    }
-
-    private static func key(_ stream: StreamID) -> StreamKey {
-        StreamKey(connection: stream.rawValue / 2, direction: stream.rawValue % 2 == 0 ? .clientToServer : .serverToClient)
-    }
-
-    /// The wall clock (`CLOCK_REALTIME`), in nanoseconds since the Unix epoch.
-    private static func now() -> Timestamp {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Timestamp(nanoseconds: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
     }
 }
 
