@@ -9,8 +9,9 @@ package final class LiveProcess {
     private let scratch: URL
     private let stdoutURL: URL, stderrURL: URL
 
-    /// Starts `framedump arguments`, with `input` (or nothing) on standard input.
-    package init(_ arguments: [String], input: Data = Data()) throws {
+    /// Starts `framedump arguments`, with `input` (or nothing) on standard input, in this
+    /// process's environment plus `environment`.
+    package init(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) throws {
         guard FileManager.default.isExecutableFile(atPath: FrameDumpProcess.binary.path) else {
             throw FrameDumpProcess.MissingBinary(path: FrameDumpProcess.binary.path)
         }
@@ -24,6 +25,9 @@ package final class LiveProcess {
         try Data().write(to: stderrURL)
         process.executableURL = FrameDumpProcess.binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = FrameDumpProcess.packageRoot
         process.standardInput = try FileHandle(forReadingFrom: stdinURL)
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
@@ -36,6 +40,9 @@ package final class LiveProcess {
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: scratch)
     }
+
+    /// The process id, e.g. to read its CPU time from `/proc`.
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     package var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     package var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
