@@ -6,14 +6,12 @@ import PacketDecoding
 /// One thread: the listening socket and every connection are served by one event loop, until
 /// SIGINT or SIGTERM (see ``run(afterEachRound:)``).
 public final class ListenServer {
-    private let loop: EventLoop
+    private var core: AcceptLoop!
     private let report: (LiveEvent) -> Void
     private let bufferLimit: Int
-    private var listener: Listener!
-    private var signals: SignalPipe!
     private var sessions: [Int: ListenSession] = [:]
     /// Connections accepted so far.
-    public private(set) var connectionCount = 0
+    public var connectionCount: Int { core.connectionCount }
 
     /// Listens on `hostPort`.
     ///
@@ -31,11 +29,9 @@ public final class ListenServer {
         bufferLimit: Int,
         report: @escaping (LiveEvent) -> Void
     ) throws(SocketError) {
-        loop = try EventLoop(backend: backend)
         self.report = report
         self.bufferLimit = bufferLimit
-        listener = try Listener(hostPort, loop: loop, onAccept: { [unowned self] in accept($0, from: $1) }, report: report)
-        signals = try SignalPipe(loop: loop) { [unowned self] in loop.stop() }
+        core = try AcceptLoop(hostPort, backend: backend, report: report) { [unowned self] in accept($0, $1, from: $2) }
     }
 
     /// Serves connections until SIGINT or SIGTERM, then closes every open connection (reported
@@ -45,11 +41,9 @@ public final class ListenServer {
     /// - Throws: ``SocketError`` when waiting fails, or what `afterEachRound` throws (the loop
     ///   stops at once, connections are closed).
     public func run(afterEachRound: () throws -> Void) throws {
-        report(.listening(listener.address.endpoint))
-        defer {
+        try core.run(afterEachRound: afterEachRound) {
             for session in sessions.values.sorted(by: { $0.number < $1.number }) { session.close(reason: .stopped) }
         }
-        try loop.run(afterEachRound: afterEachRound)
     }
 
     /// Queues `bytes` to connection `connection`'s client; nothing when it is closed.
@@ -57,12 +51,10 @@ public final class ListenServer {
         sessions[connection]?.send(bytes)
     }
 
-    private func accept(_ socket: Socket, from address: SocketAddress) {
-        connectionCount += 1
-        let number = connectionCount
-        let local = socket.localAddress?.endpoint ?? listener.address.endpoint
+    private func accept(_ number: Int, _ socket: Socket, from address: SocketAddress) {
+        let local = socket.localAddress?.endpoint ?? core.address.endpoint
         do {
-            let session = try ListenSession(number: number, socket: socket, loop: loop, bufferLimit: bufferLimit, report: report) { [unowned self] in
+            let session = try ListenSession(number: number, socket: socket, loop: core.loop, bufferLimit: bufferLimit, report: report) { [unowned self] in
                 sessions[$0.number] = nil
             }
             sessions[number] = session

@@ -6,15 +6,13 @@ import PacketDecoding
 /// One thread and one event loop serve every connection; see ``RelayConnection`` for
 /// backpressure, half-close and failure handling.
 public final class ProxyServer {
-    private let loop: EventLoop
+    private var core: AcceptLoop!
     private let report: (LiveEvent) -> Void
     private let upstream: [SocketAddress]
     private let bufferLimit: Int
-    private var listener: Listener!
-    private var signals: SignalPipe!
     private var relays: [Int: RelayConnection] = [:]
     /// Connections accepted so far.
-    public private(set) var connectionCount = 0
+    public var connectionCount: Int { core.connectionCount }
 
     /// Listens on `hostPort`.
     ///
@@ -33,12 +31,10 @@ public final class ProxyServer {
         bufferLimit: Int,
         report: @escaping (LiveEvent) -> Void
     ) throws(SocketError) {
-        loop = try EventLoop(backend: backend)
         self.report = report
         self.upstream = upstream
         self.bufferLimit = bufferLimit
-        listener = try Listener(hostPort, loop: loop, onAccept: { [unowned self] in accept($0, from: $1) }, report: report)
-        signals = try SignalPipe(loop: loop) { [unowned self] in loop.stop() }
+        core = try AcceptLoop(hostPort, backend: backend, report: report) { [unowned self] in accept($0, $1, from: $2) }
     }
 
     /// Relays until SIGINT or SIGTERM, then ends every stream and closes every connection
@@ -47,21 +43,17 @@ public final class ProxyServer {
     /// - Parameter afterEachRound: called after every round of socket events (flush output here).
     /// - Throws: ``SocketError`` when waiting fails, or what `afterEachRound` throws.
     public func run(afterEachRound: () throws -> Void) throws {
-        report(.listening(listener.address.endpoint))
-        defer {
+        try core.run(afterEachRound: afterEachRound) {
             for relay in relays.values.sorted(by: { $0.number < $1.number }) { relay.stop() }
             relays = [:]
         }
-        try loop.run(afterEachRound: afterEachRound)
     }
 
-    private func accept(_ socket: Socket, from address: SocketAddress) {
-        connectionCount += 1
-        let number = connectionCount
+    private func accept(_ number: Int, _ socket: Socket, from address: SocketAddress) {
         do {
             let relay = try RelayConnection(
                 number: number, client: socket, clientAddress: address, upstreamAddresses: upstream,
-                loop: loop, bufferLimit: bufferLimit, report: report,
+                loop: core.loop, bufferLimit: bufferLimit, report: report,
                 onClose: { [unowned self] in relays[$0.number] = nil }
             )
             if !relay.isClosed { relays[number] = relay }

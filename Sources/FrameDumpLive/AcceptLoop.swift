@@ -1,0 +1,42 @@
+/// What ``ListenServer`` and ``ProxyServer`` share: one event loop, the listening socket in it,
+/// the signal pipe that stops it, and the numbering of accepted connections.
+final class AcceptLoop {
+    let loop: EventLoop
+    private var listener: Listener!
+    private var signals: SignalPipe!
+    private let report: (LiveEvent) -> Void
+    /// Connections accepted so far; the last one's number.
+    private(set) var connectionCount = 0
+
+    /// Listens on `hostPort`; `onAccept` gets each accepted connection with its number (from 1).
+    ///
+    /// - Throws: ``SocketError`` when the address does not resolve or cannot be listened on, or
+    ///   the loop cannot be set up.
+    init(
+        _ hostPort: HostPort,
+        backend: EventLoopBackend,
+        report: @escaping (LiveEvent) -> Void,
+        onAccept: @escaping (Int, Socket, SocketAddress) -> Void
+    ) throws(SocketError) {
+        loop = try EventLoop(backend: backend)
+        self.report = report
+        listener = try Listener(hostPort, loop: loop, onAccept: { [unowned self] socket, address in
+            connectionCount += 1
+            onAccept(connectionCount, socket, address)
+        }, report: report)
+        signals = try SignalPipe(loop: loop) { [unowned self] in loop.stop() }
+    }
+
+    /// The address actually listened on.
+    var address: SocketAddress { listener.address }
+
+    /// Reports ``LiveEvent/listening(_:)``, serves until SIGINT or SIGTERM, then calls `stopping`
+    /// (also when the loop throws).
+    ///
+    /// - Throws: what waiting or `afterEachRound` throws.
+    func run(afterEachRound: () throws -> Void, stopping: () -> Void) throws {
+        report(.listening(listener.address.endpoint))
+        defer { stopping() }
+        try loop.run(afterEachRound: afterEachRound)
+    }
+}
