@@ -30,6 +30,9 @@ final class AcceptLoop {
     /// The address actually listened on.
     var address: SocketAddress { listener.address }
 
+    /// Makes ``run(afterEachRound:stopping:)`` return after the current round of events.
+    func stop() { loop.stop() }
+
     /// Reports ``LiveEvent/listening(_:)``, serves until SIGINT or SIGTERM, then calls `stopping`
     /// (also when the loop throws).
     ///

@@ -58,6 +58,10 @@ public final class ConnectClient: PeerDelegate {
         if failure == nil { try loop.run(afterEachRound: afterEachRound) }
     }
 
+    /// Makes ``run(afterEachRound:)`` return after the current round of events, as SIGINT does;
+    /// call it on the loop's thread (from `report` or `afterEachRound`).
+    public func stop() { loop.stop() }
+
     /// Queues `bytes` toward the server and writes what the socket takes now.
     public func send(_ bytes: [UInt8]) {
         guard let peer else { return }

@@ -34,7 +34,11 @@ public final class ListenServer {
         core = try AcceptLoop(hostPort, backend: backend, report: report) { [unowned self] in accept($0, $1, from: $2) }
     }
 
-    /// Serves connections until SIGINT or SIGTERM, then closes every open connection (reported
+    /// Makes ``run(afterEachRound:)`` return after the current round of events, as SIGINT does;
+    /// call it on the loop's thread (from `report` or `afterEachRound`).
+    public func stop() { core.stop() }
+
+    /// Serves connections until SIGINT, SIGTERM or ``stop()``, then closes every open connection (reported
     /// closed with reason ``CloseReason/stopped``).
     ///
     /// - Parameter afterEachRound: called after every round of socket events (flush output here).

@@ -37,7 +37,11 @@ public final class ProxyServer {
         core = try AcceptLoop(hostPort, backend: backend, report: report) { [unowned self] in accept($0, $1, from: $2) }
     }
 
-    /// Relays until SIGINT or SIGTERM, then ends every stream and closes every connection
+    /// Makes ``run(afterEachRound:)`` return after the current round of events, as SIGINT does;
+    /// call it on the loop's thread (from `report` or `afterEachRound`).
+    public func stop() { core.stop() }
+
+    /// Relays until SIGINT, SIGTERM or ``stop()``, then ends every stream and closes every connection
     /// (reported closed with reason ``CloseReason/stopped``).
     ///
     /// - Parameter afterEachRound: called after every round of socket events (flush output here).

@@ -21,6 +21,7 @@ nonisolated(unsafe) private var firstSignal: Int32 = 0
 /// - a second signal exits at once the same way.
 final class SignalPipe: EventHandler {
     private let readEnd: Int32
+    private let writeEnd: Int32
     private let onSignal: () -> Void
 
     /// Installs the handlers and registers the pipe with `loop`.
@@ -37,6 +38,7 @@ final class SignalPipe: EventHandler {
             SystemCalls.setCloseOnExec(end)
         }
         readEnd = ends[0]
+        writeEnd = ends[1]
         self.onSignal = onSignal
         signalPipeWriteEnd = ends[1]
         let handler: @convention(c) (Int32) -> Void = { number in
@@ -60,6 +62,13 @@ final class SignalPipe: EventHandler {
         sigaddset(&unblocked, SIGALRM)
         sigprocmask(SIG_UNBLOCK, &unblocked, nil)
         try loop.register(readEnd, .read, self)
+    }
+
+    deinit {
+        // The handlers stay installed; with no pipe to write to they do nothing but the alarm.
+        if signalPipeWriteEnd == writeEnd { signalPipeWriteEnd = -1 }
+        SystemCalls.closeDescriptor(readEnd)
+        SystemCalls.closeDescriptor(writeEnd)
     }
 
     /// Writes `framedump: stopped: <why>` to standard error and ends the process with `status`,
