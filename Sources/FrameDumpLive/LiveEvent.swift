@@ -52,7 +52,9 @@ public enum LiveEvent {
 
 /// One end of a connection: the client (whoever connected) or the server.
 public enum ConnectionSide: Sendable {
+    /// The end that connected: a `listen` or `proxy` client, `connect` itself.
     case client
+    /// The end that accepted: `listen` itself, a proxy's upstream, `connect`'s server.
     case server
 }
 
