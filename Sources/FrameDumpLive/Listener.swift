@@ -5,19 +5,17 @@
 /// at once, forever. The listener keeps a spare descriptor (`/dev/null`) for that case, as
 /// libev and nginx do: close the spare, accept the pending connections and close them at once
 /// (the clients see a reset-free close instead of a hanging connect), reopen the spare. When even
-/// that fails, the socket is left unwatched for 100 ms. The owner hears of it once per episode
-/// (``LiveEvent/acceptStalled(_:)``) and again when a connection is kept
-/// (``LiveEvent/acceptResumed(refused:)``).
+/// that fails, the socket is left unwatched for 100 ms. The owner hears of every such round
+/// (`onOutOfDescriptors`, with the connections closed); ``AcceptLoop`` makes episodes of them.
 final class Listener: EventHandler {
     let socket: Socket
     /// The address actually bound: the system's port when port 0 was asked for.
     let address: SocketAddress
     private unowned let loop: EventLoop
     private let onAccept: (Socket, SocketAddress) -> Void
+    private let onOutOfDescriptors: (SocketError, Int) -> Void
     private let report: (LiveEvent) -> Void
     private var spare: Int32?
-    /// Connections closed at once since descriptors ran out, or `nil` when accepting normally.
-    private var refusedInEpisode: Int?
 
     /// Binds the first address `hostPort` resolves to and starts listening.
     ///
@@ -26,12 +24,15 @@ final class Listener: EventHandler {
     ///     tool is not exposed to the network unless asked to be).
     ///   - loop: the loop that serves the socket.
     ///   - onAccept: called with each accepted connection and its peer's address.
-    ///   - report: told when accepting fails (descriptors out, or another error); listening goes on.
+    ///   - onOutOfDescriptors: called when accepting found no descriptor left and a client was
+    ///     refused (or accepting paused), with how many were accepted and closed at once.
+    ///   - report: told when accepting fails otherwise; listening goes on.
     /// - Throws: ``SocketError`` when the address does not resolve or cannot be bound.
     init(
         _ hostPort: HostPort,
         loop: EventLoop,
         onAccept: @escaping (Socket, SocketAddress) -> Void,
+        onOutOfDescriptors: @escaping (SocketError, Int) -> Void,
         report: @escaping (LiveEvent) -> Void
     ) throws(SocketError) {
         let addresses = try SocketAddress.resolve(hostPort, defaultHost: "127.0.0.1")
@@ -39,6 +40,7 @@ final class Listener: EventHandler {
         address = socket.localAddress ?? addresses[0]
         self.loop = loop
         self.onAccept = onAccept
+        self.onOutOfDescriptors = onOutOfDescriptors
         self.report = report
         spare = SystemCalls.openSpareDescriptor()
         try loop.register(socket.descriptor, .read, self)
@@ -51,18 +53,13 @@ final class Listener: EventHandler {
     func handle(_ events: ReadyEvents) {
         do {
             while let (connection, peerAddress) = try socket.accept() {
-                if let refused = refusedInEpisode {
-                    refusedInEpisode = nil
-                    report(.acceptResumed(refused: refused))
-                }
                 onAccept(connection, peerAddress)
             }
         } catch where error.isOutOfDescriptors {
-            if refusedInEpisode == nil {
-                refusedInEpisode = 0
-                report(.acceptStalled(error))
-            }
-            shedPendingConnections()
+            // Linux's accept(2) takes a descriptor before it looks at the queue: with none left it
+            // fails even when nobody is waiting. Only a client refused (or accepting paused) counts.
+            let closed = shedPendingConnections()
+            if closed > 0 || spare == nil { onOutOfDescriptors(error, closed) }
         } catch {
             report(.acceptFailed(error))
         }
@@ -70,13 +67,16 @@ final class Listener: EventHandler {
 
     /// Accepts and closes what is pending with the spare descriptor's slot; without a spare,
     /// stops watching the socket for a moment.
-    private func shedPendingConnections() {
+    ///
+    /// - Returns: how many connections were closed.
+    private func shedPendingConnections() -> Int {
+        var closed = 0
         if let spare {
             SystemCalls.closeDescriptor(spare)
             self.spare = nil
             while let (connection, _) = try? socket.accept() {
                 connection.close()
-                refusedInEpisode? += 1
+                closed += 1
             }
             self.spare = SystemCalls.openSpareDescriptor()
         }
@@ -88,5 +88,6 @@ final class Listener: EventHandler {
                 if self.spare == nil { self.spare = SystemCalls.openSpareDescriptor() }
             }
         }
+        return closed
     }
 }

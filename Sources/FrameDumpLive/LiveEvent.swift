@@ -35,10 +35,12 @@ public enum LiveEvent {
     /// A relay could not reach the upstream (every address was tried); the client connection
     /// from `client` was closed.
     case upstreamUnreachable(connection: Int, client: Endpoint, SocketError?)
-    /// Accepting failed because descriptors ran out (`EMFILE`, `ENFILE`): pending connections are
-    /// accepted and closed at once until one can be kept. Reported once per episode.
+    /// Descriptors ran out (`EMFILE`, `ENFILE`) for `accept` or, in a proxy, for a client's
+    /// upstream socket: new clients are closed at once until one can be kept. Reported once per
+    /// episode, with the first failure.
     case acceptStalled(SocketError)
-    /// A connection could be accepted and kept again after ``acceptStalled(_:)``.
+    /// A connection could be kept again after ``acceptStalled(_:)``; `refused` clients were
+    /// closed at once in between.
     case acceptResumed(refused: Int)
     /// Accepting failed for another reason; listening goes on.
     case acceptFailed(SocketError)

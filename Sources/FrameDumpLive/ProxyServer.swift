@@ -53,11 +53,25 @@ public final class ProxyServer {
         }
     }
 
+    /// Passes a relay's event on; an upstream socket refused for want of descriptors is part
+    /// of an out-of-descriptors episode rather than an event per client.
+    private func relayEvent(_ event: LiveEvent) {
+        switch event {
+        case .upstreamUnreachable(_, _, let error?) where error.isOutOfDescriptors:
+            core.refused(1, outOfDescriptors: error)
+        case .opened:
+            core.connectionKept()
+            report(event)
+        default:
+            report(event)
+        }
+    }
+
     private func accept(_ number: Int, _ socket: Socket, from address: SocketAddress) {
         do {
             let relay = try RelayConnection(
                 number: number, client: socket, clientAddress: address, upstreamAddresses: upstream,
-                loop: core.loop, bufferLimit: bufferLimit, report: report,
+                loop: core.loop, bufferLimit: bufferLimit, report: { [unowned self] in relayEvent($0) },
                 onClose: { [unowned self] in relays[$0.number] = nil }
             )
             if !relay.isClosed { relays[number] = relay }
