@@ -13,8 +13,8 @@ import StreamFraming
 struct CaptureLimits {
     /// Out-of-order bytes, connections and idle time for the reassembler.
     var reassembly = ReassemblyLimits.default
-    /// The frame decoders' bounds.
-    var framing = FramingOptions()
+    /// The frame decoders' bounds: the longest frame, the partial-frame budget.
+    var frameBounds = FramingOptions()
 
     /// The defaults.
     init() {}
@@ -22,11 +22,11 @@ struct CaptureLimits {
     /// The bounds `reassembly` and `framing` (the defaults when left out) set.
     init(reassembly: ReassemblyOptions, framing: FramingOptions = FramingOptions()) {
         self.reassembly = reassembly.limits
-        self.framing = framing
+        frameBounds = framing
     }
 
     /// The framing engine's configuration: `format` (or detection, when `nil`) under these bounds.
     func framing(format: FrameFormat?) -> FramingConfiguration {
-        framing.configuration(format: format)
+        frameBounds.configuration(format: format)
     }
 }
