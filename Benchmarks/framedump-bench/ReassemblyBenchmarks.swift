@@ -31,7 +31,7 @@ private func feed(_ reassembler: inout TCPReassembler, connections: Int, segment
         switch event {
         case .data(_, _, _, let bytes): tally.dataBytes += bytes.count
         case .connectionOpened, .connectionClosed, .directionClosed: break
-        case .gap, .limitHit: tally.unexpectedEvents += 1
+        case .gap, .limitHit, .notice: tally.unexpectedEvents += 1
         }
     }
     func send(_ index: Int, flags: TCPFlags, sequence: UInt32, payload: UnsafeRawBufferPointer) {

@@ -61,6 +61,9 @@ final class TCPConnection {
     /// Out-of-order memory charged to both directions.
     var heldCost: Int { clientToServer.held.cost + serverToClient.held.cost }
 
+    /// Delivered bytes both directions keep for comparing retransmissions.
+    var retainedCount: Int { clientToServer.delivered.count + serverToClient.delivered.count }
+
     var state: TCPConnectionState {
         if wasReset { return .reset }
         switch (clientToServer.isClosed, serverToClient.isClosed) {

@@ -19,6 +19,8 @@ public final class FramedStream<Context> {
     @usableFromInline enum HeldInput {
         case data([UInt8])
         case gap(UInt64)
+        /// A reassembler's notice, kept in stream order (a `discarded` one is gap-like).
+        case notice(ReassemblyNotice)
         case end
     }
 
@@ -71,6 +73,7 @@ public final class FramedStream<Context> {
     @usableFromInline var heldDataPrefix: [UInt8] {
         var prefix: [UInt8] = []
         for (input, _) in held {
+            if case .notice(let notice) = input, !notice.isDiscarded { continue }
             guard case .data(let bytes) = input else { break }
             prefix += bytes.prefix(FramingEngine<Context>.detectionProbeLength - prefix.count)
             if prefix.count == FramingEngine<Context>.detectionProbeLength { break }

@@ -212,6 +212,26 @@ public struct FramingEngine<Context> {
         try receiver.receive(.limit(.reassembly(limit), stream: stream))
     }
 
+    /// Passes on what the reassembler noticed in `key`'s stream as a ``FramingEvent/notice(_:stream:)``
+    /// event, in stream order: held with the stream's inputs while its format is undecided. A
+    /// ``ReassemblyNotice/discarded(offset:length:capturedBytes:)`` range takes its place in
+    /// the stream like a gap — the decoder reports its unfinished frame `truncated` and resyncs
+    /// after it — but is reported as the notice instead of a `gap`.
+    ///
+    /// - Throws: What `receiver` throws; ``FormatDetectionError`` (see ``receive(_:on:at:into:)``).
+    @inlinable
+    public mutating func noteNotice<R: FramingReceiver>(_ notice: ReassemblyNotice, on key: StreamKey, at time: Timestamp,
+                                                       into receiver: inout R) throws where R.Context == Context {
+        guard let stream = stream(key), !stream.isFinished else { return }
+        stream.currentTime = time
+        if stream.decoder != nil {
+            try step(stream, .notice(notice), at: time, &receiver)
+        } else {
+            stream.hold(.notice(notice), at: time)
+            if notice.isDiscarded, !stream.isWaiting { try detect(stream, &receiver) }
+        }
+    }
+
     /// Ends the input: closes the connections still open (in order of their numbers), then
     /// decodes the streams still waiting for a format with the fallback format.
     ///
@@ -239,6 +259,7 @@ extension FramingEngine {
         case bytes(UnsafeRawBufferPointer)
         case held([UInt8])
         case gap(UInt64)
+        case notice(ReassemblyNotice)
     }
 
     /// Runs one step of `stream`'s decoder (its outputs emitted), then counts what the decoder
@@ -261,6 +282,19 @@ extension FramingEngine {
             }
         case .gap(let byteCount):
             try stream.decoder!.noteGap(byteCount: byteCount) { try receiver.receive($0, from: stream) }
+        case .notice(let notice):
+            guard case .discarded(_, let length, _) = notice else {
+                return try receiver.receive(.notice(notice, stream: stream))
+            }
+            // The decoder treats the range as a gap (truncating and resyncing); its `gap` output is
+            // the notice.
+            try stream.decoder!.noteGap(byteCount: length) { decoded in
+                if case .gap = decoded {
+                    try receiver.receive(.notice(notice, stream: stream))
+                } else {
+                    try receiver.receive(decoded, from: stream)
+                }
+            }
         }
         countBuffered(stream, completedFrame: completedFrame)
         if bufferedBytes > configuration.maxBufferedBytes { try giveUpPartialFrames(at: time, &receiver) }
@@ -407,6 +441,8 @@ extension FramingEngine {
                 try step(stream, .held(bytes), at: time, &receiver)
             case .gap(let length):
                 try step(stream, .gap(length), at: time, &receiver)
+            case .notice(let notice):
+                try step(stream, .notice(notice), at: time, &receiver)
             case .end:
                 try end(stream, at: time, &receiver)
             }

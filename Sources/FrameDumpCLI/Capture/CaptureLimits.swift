@@ -10,6 +10,8 @@ import StreamFraming
 struct CaptureLimits {
     /// Out-of-order bytes, connections and idle time for the reassembler.
     var reassembly = ReassemblyLimits.default
+    /// `--overlap-policy`: which copy of overlapping segment bytes the reassembler keeps.
+    var overlapPolicy = OverlapPolicy.linux
     /// `--max-frame-length`: replaces the format's ``FrameFormat/maxFrameLength`` (given or
     /// detected), in bytes, header included; `nil` keeps the format's.
     var maxFrameLength: Int?
@@ -26,6 +28,8 @@ struct CaptureLimits {
                help: "Captures: connections tracked at once; beyond it the least\nrecently active is evicted."),
         .value("idle-timeout", valueName: "SECONDS", defaultValue: "3600",
                help: "Captures: capture time without a segment after which a\nconnection is flushed and forgotten."),
+        .value("overlap-policy", valueName: "first|last|linux", defaultValue: "linux",
+               help: "Captures: which copy of overlapping segment bytes is kept\n(docs/reassembly.md); copies that differ are reported."),
     ]
 
     /// The framing options: `decode` and `capture` take them.
@@ -57,6 +61,12 @@ struct CaptureLimits {
         if let seconds = try count("idle-timeout") {
             let (nanoseconds, overflow) = Int64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
             reassembly.idleTimeoutNanoseconds = overflow ? .max : nanoseconds
+        }
+        if let text = arguments.value("overlap-policy") {
+            guard let policy = OverlapPolicy(rawValue: text) else {
+                throw UsageError("invalid --overlap-policy '\(text)': expected first, last or linux")
+            }
+            overlapPolicy = policy
         }
         maxFrameLength = try bytes("max-frame-length")
         if let value = try bytes("max-buffered") { maxBufferedBytes = value }

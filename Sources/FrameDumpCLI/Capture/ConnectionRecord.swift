@@ -13,6 +13,9 @@ struct ConnectionRecord {
     var gaps: [[(offset: UInt64, length: UInt64)]] = [[], []]
     /// The limits reached for this connection, in order.
     var limits: [ReassemblyLimit] = []
+    /// The reassembler's notices about it (ignored RSTs, segments outside the stream, copies
+    /// that differ, discarded bytes).
+    var notices = 0
     /// Each direction's label, made once (indexed by `StreamDirection.rawValue`).
     let labels: [StreamLabel]
 

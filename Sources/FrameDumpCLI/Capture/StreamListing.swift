@@ -16,11 +16,11 @@ final class StreamListing {
         self.files = files
     }
 
-    /// Whether any byte is missing or any packet was bad: a gap, a limit reached, a malformed
-    /// packet, a dropped datagram (exit status 2).
+    /// Whether any byte is missing or any packet was bad: a gap, a limit reached, a notice, a
+    /// malformed packet, a dropped datagram (exit status 2).
     var hasProblems: Bool {
         malformedPackets > 0 || fragmentDrops > 0
-            || records.values.contains { !$0.limits.isEmpty || $0.gaps.contains { !$0.isEmpty } }
+            || records.values.contains { !$0.limits.isEmpty || $0.notices > 0 || $0.gaps.contains { !$0.isEmpty } }
     }
 
     /// Takes one event of the capture.
@@ -43,6 +43,8 @@ final class StreamListing {
             files?.finish(connection: summary.connection)
         case .stream(.limitHit(let limit, let number, _)):
             records[number]?.limits.append(limit)
+        case .stream(.notice(_, let number, _)):
+            records[number]?.notices += 1
         case .malformedPacket:
             malformedPackets += 1
         case .fragmentsDropped:
@@ -99,6 +101,8 @@ final class StreamListing {
         if statistics.retransmittedBytes > 0 { parts.append(counted(statistics.retransmittedBytes, "byte") + " retransmitted") }
         if statistics.outOfOrderSegments > 0 { parts.append("\(statistics.outOfOrderSegments) out-of-order") }
         if statistics.ignoredBytes > 0 { parts.append(counted(statistics.ignoredBytes, "byte") + " ignored") }
+        if statistics.discardedBytes > 0 { parts.append(counted(statistics.discardedBytes, "byte") + " discarded") }
+        if statistics.resetsIgnored > 0 { parts.append(counted(statistics.resetsIgnored, "RST") + " ignored") }
         let limits = record.limits.map(\.description)
         if direction == .clientToServer, !limits.isEmpty { parts.append("limits reached: " + limits.joined(separator: ", ")) }
         if let name = fileName(record, direction) { parts.append("→ \(name)") }
@@ -169,6 +173,8 @@ final class StreamListing {
         appendKey("retransmitted_bytes", number: statistics.retransmittedBytes, to: &buffer)
         appendKey("out_of_order_segments", number: statistics.outOfOrderSegments, to: &buffer)
         appendKey("ignored_bytes", number: statistics.ignoredBytes, to: &buffer)
+        appendKey("discarded_bytes", number: statistics.discardedBytes, to: &buffer)
+        appendKey("resets_ignored", number: statistics.resetsIgnored, to: &buffer)
         if let name = files?.names[.init(connection: record.number, direction: direction)] {
             appendKey("file", string: name, to: &buffer)
         }

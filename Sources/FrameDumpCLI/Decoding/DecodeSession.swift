@@ -168,7 +168,7 @@ extension DecodeSession {
         var givenFormat: FrameFormat?
         var summary = DecodeSummary()
         /// Events that mean lost or undecodable data besides the decoder's: limits reached,
-        /// malformed packets, dropped fragments.
+        /// reassembly notices, malformed packets, dropped fragments.
         var problems = 0
         var frameLimit: Int?
         var observer: ((StreamKey, FrameDecoderOutput) throws -> Void)?
@@ -238,6 +238,11 @@ extension DecodeSession {
                 problems += 1
                 guard !reachedFrameLimit, let label = stream.context.label else { return }
                 renderer.renderLimit(limit, label: label, time: stream.time, into: &output.buffer)
+                try output.flushIfBlockFull()
+            case .notice(let notice, let stream):
+                problems += 1
+                guard !reachedFrameLimit, let label = stream.context.label else { return }
+                renderer.renderNotice(notice, label: label, time: stream.time, into: &output.buffer)
                 try output.flushIfBlockFull()
             case .connectionClosed(let client, let server):
                 guard keepsTotals, let label = client.context.label else { return }

@@ -30,6 +30,10 @@ protocol OutputRenderer {
     /// to server direction).
     mutating func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
 
+    /// Appends what the TCP reassembler noticed in the stream `label` names, at capture time
+    /// `time`: an ignored RST, a segment outside the stream, copies that differ, discarded bytes.
+    mutating func renderNotice(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
+
     /// Appends a packet that could not be decoded: its number in the capture (from 1), capture
     /// time, why, and the byte offset in the packet where decoding stopped.
     mutating func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int,

@@ -56,6 +56,21 @@ struct TextOutputRenderer: OutputRenderer {
         appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, "limit"))  \(what)"], to: &buffer)
     }
 
+    mutating func renderNotice(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+        let (name, what) = switch notice {
+        case .resetIgnored(let sequenceNumber, let expected):
+            ("rst ignored", "seq \(sequenceNumber), expected \(expected): not the next byte, the connection goes on")
+        case .outOfWindow(let sequenceNumber, let expected, let byteCount):
+            ("out of window", "\(byteCount) bytes at seq \(sequenceNumber), expected \(expected): outside the stream, dropped")
+        case .overlap(let offset, let length, let kept):
+            ("overlap", "offset \(offset)  \(length) bytes differ between two copies; kept the \(kept == .earlier ? "first" : "last")")
+        case .discarded(let offset, let length, let capturedBytes):
+            ("discarded", "offset \(offset)  \(length) bytes behind a hole never acknowledged (\(capturedBytes) captured), not delivered")
+        }
+        let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)"
+        appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, name))  \(what)"], to: &buffer)
+    }
+
     mutating func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int,
                                         into buffer: inout [UInt8]) {
         appendBlock(["packet \(number)  \(Self.text(time))  \(style.apply(.bad, "malformed packet"))  \(reason) at byte \(offset)"],
