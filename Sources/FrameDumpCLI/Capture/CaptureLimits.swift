@@ -28,8 +28,8 @@ struct CaptureLimits {
                help: "Captures: connections tracked at once; beyond it the least\nrecently active is evicted."),
         .value("idle-timeout", valueName: "SECONDS", defaultValue: "3600",
                help: "Captures: capture time without a segment after which a\nconnection is flushed and forgotten."),
-        .value("overlap-policy", valueName: "first|last|linux", defaultValue: "linux",
-               help: "Captures: which copy of overlapping segment bytes is kept\n(docs/reassembly.md); copies that differ are reported."),
+        .value("overlap-policy", valueName: "POLICY", defaultValue: "linux",
+               help: "Captures: which copy of overlapping segment bytes is kept:\nfirst, last or linux (docs/reassembly.md). Copies that differ\nare reported either way."),
     ]
 
     /// The framing options: `decode` and `capture` take them.

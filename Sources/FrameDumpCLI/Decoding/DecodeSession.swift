@@ -167,8 +167,8 @@ extension DecodeSession {
         /// The `--format`, limits applied, if one was given.
         var givenFormat: FrameFormat?
         var summary = DecodeSummary()
-        /// Events that mean lost or undecodable data besides the decoder's: limits reached,
-        /// reassembly notices, malformed packets, dropped fragments.
+        /// Events that mean lost or undecodable data besides the decoder's and the reassembler's
+        /// notices (counted in ``summary``): limits reached, malformed packets, dropped fragments.
         var problems = 0
         var frameLimit: Int?
         var observer: ((StreamKey, FrameDecoderOutput) throws -> Void)?
@@ -240,8 +240,9 @@ extension DecodeSession {
                 renderer.renderLimit(limit, label: label, time: stream.time, into: &output.buffer)
                 try output.flushIfBlockFull()
             case .notice(let notice, let stream):
-                problems += 1
-                guard !reachedFrameLimit, let label = stream.context.label else { return }
+                guard !reachedFrameLimit else { return }
+                summary.count(notice)
+                guard let label = stream.context.label else { return }
                 renderer.renderNotice(notice, label: label, time: stream.time, into: &output.buffer)
                 try output.flushIfBlockFull()
             case .connectionClosed(let client, let server):
