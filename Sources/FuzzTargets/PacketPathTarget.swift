@@ -99,18 +99,27 @@ private struct EventChecker {
         let outputs = self.outputs
         do {
             try engine.consume(event, at: time, contexts: { _, _, _ in ((), ()) }) { framing in
-                guard case .output(let output, let stream) = framing else { return }
-                let expected = outputs.next[stream.key, default: 0]
-                guard output.offset == expected, output.byteCount > 0 else {
-                    fatalError("\(stream.key): output at \(output.offset)+\(output.byteCount), expected at \(expected)")
+                guard let (key, offset, byteCount) = Self.placed(framing) else { return }
+                let expected = outputs.next[key, default: 0]
+                guard offset == expected, byteCount > 0 else {
+                    fatalError("\(key): output at \(offset)+\(byteCount), expected at \(expected)")
                 }
-                outputs.next[stream.key] = expected + output.byteCount
+                outputs.next[key] = expected + byteCount
             }
         } catch {
             detectionFailed = true
         }
         if engine.bufferedBytes > engine.configuration.maxBufferedBytes {
             fatalError("partial frames hold \(engine.bufferedBytes) bytes > budget \(engine.configuration.maxBufferedBytes)")
+        }
+    }
+
+    /// The stream range an engine event takes: an output's, or a `discarded` notice's.
+    private static func placed(_ event: FramingEvent<Void>) -> (StreamKey, UInt64, UInt64)? {
+        switch event {
+        case .output(let output, let stream): (stream.key, output.offset, output.byteCount)
+        case .notice(.discarded(let offset, let length, _), let stream): (stream.key, offset, length)
+        default: nil
         }
     }
 
@@ -183,8 +192,8 @@ private struct EventChecker {
             let outputs = self.outputs
             do {
                 try engine.finish { framing in
-                    guard case .output(let output, let stream) = framing else { return }
-                    outputs.next[stream.key] = outputs.next[stream.key, default: 0] + output.byteCount
+                    guard let (key, _, byteCount) = Self.placed(framing) else { return }
+                    outputs.next[key] = outputs.next[key, default: 0] + byteCount
                 }
             } catch {
                 detectionFailed = true
