@@ -137,7 +137,7 @@ private func runPipeline(_ capture: SyntheticCapture, upTo stage: PipelineStage)
         switch event {
         case .data(_, _, _, let bytes): tally.pointee.streamBytes += bytes.count
         case .gap, .limitHit, .notice: tally.pointee.otherEvents += 1
-        case .connectionOpened, .directionClosed, .connectionClosed: break
+        case .connectionOpened, .directionClosed, .connectionClosed, .connectionForgotten: break
         }
         guard stage == .decode else { return }
         do {

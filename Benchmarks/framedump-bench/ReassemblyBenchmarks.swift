@@ -30,7 +30,7 @@ private func feed(_ reassembler: inout TCPReassembler, connections: Int, segment
     func receive(_ event: ReassemblyEvent) {
         switch event {
         case .data(_, _, _, let bytes): tally.dataBytes += bytes.count
-        case .connectionOpened, .connectionClosed, .directionClosed: break
+        case .connectionOpened, .connectionClosed, .directionClosed, .connectionForgotten: break
         case .gap, .limitHit, .notice: tally.unexpectedEvents += 1
         }
     }

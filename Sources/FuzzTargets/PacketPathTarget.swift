@@ -157,6 +157,10 @@ private struct EventChecker {
                 fatalError("connection \(summary.connection) closed but not open")
             }
             closed.insert(summary.connection)
+        case .connectionForgotten(let summary):
+            guard closed.contains(summary.connection), open[summary.connection] == nil else {
+                fatalError("connection \(summary.connection) forgotten but not closed before")
+            }
         case .limitHit(_, let connection, _):
             guard open[connection] != nil else { fatalError("limit hit for connection \(connection), which is not open") }
         case .notice(.discarded(let offset, let length, let captured), let connection, let direction):

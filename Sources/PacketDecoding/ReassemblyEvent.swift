@@ -41,6 +41,12 @@ public enum ReassemblyEvent {
     /// A connection ended; `summary` holds its final counters. Emitted once per connection.
     case connectionClosed(summary: ConnectionSummary, reason: ConnectionCloseReason)
 
+    /// A closed connection left the table (idle for ``ReassemblyLimits/idleTimeoutNanoseconds``,
+    /// or dropped to make room): `summary` holds its counters including the segments that came
+    /// after its close (the last ACK, late retransmissions), which `connectionClosed` could not
+    /// count. Not emitted for connections still tracked when the capture ends.
+    case connectionForgotten(summary: ConnectionSummary)
+
     /// A ``ReassemblyLimits`` bound was reached for this connection (and direction, for the
     /// out-of-order limits). The gap or close events it caused follow.
     case limitHit(ReassemblyLimit, connection: Int, direction: StreamDirection?)

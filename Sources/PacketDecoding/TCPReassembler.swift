@@ -145,7 +145,8 @@ public struct TCPReassembler {
     /// - Parameters:
     ///   - now: The current capture time.
     ///   - receive: Gets each evicted open connection's remaining gaps and its
-    ///     `connectionClosed(…, reason: .idleTimeout)`.
+    ///     `connectionClosed(…, reason: .idleTimeout)`, and each closed one's
+    ///     `connectionForgotten`.
     /// - Throws: Whatever `receive` throws; a connection is forgotten only once all its events
     ///   went through, so the rest stay tracked.
     public mutating func expireIdle(now: Timestamp, _ receive: (ReassemblyEvent) throws -> Void) rethrows {
@@ -153,8 +154,9 @@ public struct TCPReassembler {
             while let oldest = closed ? table.closedRecency.head : table.recency.head {
                 let idle = now.nanoseconds.subtractingReportingOverflow(table[oldest].lastSeen.nanoseconds)
                 guard idle.overflow || idle.partialValue > limits.idleTimeoutNanoseconds else { break }
+                let wasClosed = table[oldest].isClosed
                 try close(oldest, reason: .idleTimeout, receive)
-                table.remove(oldest)
+                try forget(oldest, announcing: wasClosed, receive)
             }
         }
     }
@@ -189,8 +191,9 @@ public struct TCPReassembler {
             if !table[oldest].isClosed {
                 try receive(.limitHit(.maxConnections, connection: table[oldest].number, direction: nil))
             }
+            let wasClosed = table[oldest].isClosed
             try close(oldest, reason: .evicted, receive)
-            table.remove(oldest)
+            try forget(oldest, announcing: wasClosed, receive)
         }
         let client, server: Endpoint
         let roles: RoleEvidence
@@ -204,6 +207,13 @@ public struct TCPReassembler {
         let slot = table.insert(TCPConnection(number: number, key: key, client: client, server: server, roles: roles, at: now))
         try receive(.connectionOpened(connection: number, client: client, server: server, roles: roles))
         return slot
+    }
+
+    /// Removes a connection from the table; one that had closed before (`announcing`) says so
+    /// with its latest counters (`connectionForgotten`).
+    private mutating func forget(_ slot: Int32, announcing: Bool, _ receive: (ReassemblyEvent) throws -> Void) rethrows {
+        if announcing { try receive(.connectionForgotten(summary: table[slot].summary)) }
+        table.remove(slot)
     }
 
     /// Reports what the connection still holds (holes as gaps) and emits `connectionClosed`,

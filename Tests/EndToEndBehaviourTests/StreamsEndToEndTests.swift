@@ -35,6 +35,20 @@ import Testing
         #expect(run.result.status == (notices || run.connections.contains { $0.directions.contains { !$0.gaps.isEmpty } } ? 2 : 0))
     }
 
+    /// A closed connection later dropped as idle keeps, in its listing, what came after its close
+    /// (the generator's count of client packets and of the late retransmission's bytes).
+    @Test func countersAfterTheCloseSurviveAnIdleDrop() throws {
+        let fixture = CaptureFixture(file: "hb-idle-after-close.pcap")
+        let afterClose = try #require((try fixture.summary()["connections"] as? [[String: Any]])?.first?["after_close"] as? [String: Any])
+        for extra in [["--idle-timeout", "1"], []] {
+            let run = try StreamsRun.run(fixture.path, extra)
+            let c2s = try #require(run.connections.first?.directions.first)
+            #expect(c2s.packets == afterClose["client_packets"] as? Int, "\(extra)")
+            #expect(c2s.ignoredBytes == afterClose["client_ignored_bytes"] as? Int, "\(extra)")
+            #expect(run.connections.map(\.state) == ["closed-fin", "closed-fin"])
+        }
+    }
+
     @Test func listingNamesStateRolesAndCounts() throws {
         let reset = try StreamsRun.run("Fixtures/captures/h12-reset.pcap")
         #expect(reset.connections.map(\.state) == ["reset"])

@@ -7,6 +7,7 @@ enum RecordedEvent: Equatable {
     case gap(Int, StreamDirection, offset: UInt64, length: UInt64, GapCause)
     case directionClosed(Int, StreamDirection, offset: UInt64, DirectionCloseReason)
     case closed(Int, ConnectionCloseReason)
+    case forgotten(Int)
     case limit(ReassemblyLimit, Int, StreamDirection?)
     case notice(ReassemblyNotice, Int, StreamDirection)
 }
@@ -80,6 +81,8 @@ extension ReassemblyEvent {
             (.limit(limit, connection, direction), nil)
         case .notice(let notice, let connection, let direction):
             (.notice(notice, connection, direction), nil)
+        case .connectionForgotten(let summary):
+            (.forgotten(summary.connection), summary)
         }
     }
 }

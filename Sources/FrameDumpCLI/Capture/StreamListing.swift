@@ -42,14 +42,14 @@ final class StreamListing {
             records[summary.connection]?.closeReason = reason
             files?.finish(connection: summary.connection)
         case .stream(.limitHit(let limit, let number, _)):
-            records[number]?.limits.append(limit)
+            records[number]?.note(limit)
         case .stream(.notice(_, let number, _)):
             records[number]?.notices += 1
         case .malformedPacket:
             malformedPackets += 1
         case .fragmentsDropped:
             fragmentDrops += 1
-        case .latestCounters(let summary):
+        case .stream(.connectionForgotten(let summary)), .latestCounters(let summary):
             if records[summary.connection]?.closeReason != nil { records[summary.connection]?.summary = summary }
         }
     }
@@ -103,7 +103,7 @@ final class StreamListing {
         if statistics.ignoredBytes > 0 { parts.append(counted(statistics.ignoredBytes, "byte") + " ignored") }
         if statistics.discardedBytes > 0 { parts.append(counted(statistics.discardedBytes, "byte") + " discarded") }
         if statistics.resetsIgnored > 0 { parts.append(counted(statistics.resetsIgnored, "RST") + " ignored") }
-        let limits = record.limits.map(\.description)
+        let limits = record.limits.map { $0.count == 1 ? "\($0.limit)" : "\($0.limit) (\($0.count) times)" }
         if direction == .clientToServer, !limits.isEmpty { parts.append("limits reached: " + limits.joined(separator: ", ")) }
         if let name = fileName(record, direction) { parts.append("→ \(name)") }
         return parts.joined(separator: "  ")
@@ -138,9 +138,11 @@ final class StreamListing {
                 appendDirection(record, direction, to: &buffer)
             }
             buffer.append(contentsOf: ",\"limits\":[".utf8)
-            for (index, limit) in record.limits.enumerated() {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                JSONString.append(limit.description, to: &buffer)
+            for (index, reached) in record.limits.enumerated() {
+                buffer.append(contentsOf: (index > 0 ? ",{\"limit\":" : "{\"limit\":").utf8)
+                JSONString.append(reached.limit.description, to: &buffer)
+                appendKey("count", number: UInt64(reached.count), to: &buffer)
+                buffer.append(UInt8(ascii: "}"))
             }
             buffer.append(contentsOf: "]}\n".utf8)
         }
