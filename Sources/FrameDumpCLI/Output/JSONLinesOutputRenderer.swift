@@ -32,10 +32,18 @@ struct JSONLinesOutputRenderer: OutputRenderer {
         return writers.count - 1
     }
 
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?,
+    mutating func render(_ output: FrameDecoderOutput, format: Int?, label: StreamLabel?, time: Timestamp?,
                          into buffer: inout [UInt8]) {
-        writers[format].render(output, label: label, time: time, into: &buffer)
+        if let format {
+            writers[format].render(output, label: label, time: time, into: &buffer)
+        } else {
+            // A skip or a gap reads no field: any layout renders it.
+            unframed.render(output, label: label, time: time, into: &buffer)
+        }
     }
+
+    /// The writer of the outputs of streams that have no format.
+    private var unframed = JSONLinesWriter(format: .u32, includesPayload: false)
 
     func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: "{\"type\":\"limit\"".utf8)

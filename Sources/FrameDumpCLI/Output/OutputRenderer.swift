@@ -17,12 +17,13 @@ protocol OutputRenderer {
     ///
     /// - Parameters:
     ///   - output: The decoder output.
-    ///   - format: The stream's format, as returned by ``add(_:)``.
+    ///   - format: The stream's format, as returned by ``add(_:)``; `nil` for a stream given up
+    ///     while no format was known (its outputs are `skip`s and `gap`s, which need none).
     ///   - label: The stream's connection, direction and endpoints; `nil` for an unlabelled
     ///     stream (a hex dump's).
     ///   - time: The time of the input that completed the output (capture or wall-clock time);
     ///     `nil` when unknown (a hex dump).
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?,
+    mutating func render(_ output: FrameDecoderOutput, format: Int?, label: StreamLabel?, time: Timestamp?,
                          into buffer: inout [UInt8])
 
     /// Appends a limit being reached (a ``ReassemblyLimits`` bound, or `--max-buffered`), at

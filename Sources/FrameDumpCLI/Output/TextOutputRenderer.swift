@@ -38,10 +38,17 @@ struct TextOutputRenderer: OutputRenderer {
         return renderers.count - 1
     }
 
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?,
+    mutating func render(_ output: FrameDecoderOutput, format: Int?, label: StreamLabel?, time: Timestamp?,
                          into buffer: inout [UInt8]) {
-        renderers[format].wroteBlock = wroteBlock
-        renderers[format].render(output, label: label, time: time, into: &buffer)
+        if let format {
+            renderers[format].wroteBlock = wroteBlock
+            renderers[format].render(output, label: label, time: time, into: &buffer)
+        } else {
+            // A skip or a gap reads no field: any layout renders it.
+            var unframed = TextRenderer(format: .u32, style: style, showsBody: false)
+            unframed.wroteBlock = wroteBlock
+            unframed.render(output, label: label, time: time, into: &buffer)
+        }
         wroteBlock = true
     }
 
