@@ -4,16 +4,24 @@
 ///
 /// A sliding window ending at the direction's next expected byte: appends go at the end, the
 /// peer's ACKs and the capacity trim the front (amortized O(1) per byte: a moving head,
-/// compacted when it passes half the array). Storage is released whenever it empties, so an
-/// acknowledged, quiet connection holds none.
+/// compacted when it passes half the array). When it empties (the peer acknowledged everything),
+/// storage of up to ``keptCapacity`` bytes is kept for the next segment — an allocation per
+/// segment cost more than the copy's bookkeeping (measured, docs/performance.md) — and larger
+/// storage is released. ``cost`` counts the storage, not just the bytes, so the reassembler's
+/// bound covers what is kept.
 struct DeliveredBytes {
     private var storage: [UInt8] = []
     private var head = 0
     /// Stream offset of the first byte kept.
     private(set) var start: UInt64 = 0
 
+    /// Storage kept when the window empties, in bytes: about two full-sized segments.
+    static let keptCapacity = 4096
+
     /// Bytes kept.
     var count: Int { storage.count - head }
+    /// Memory charged for it: the storage's capacity.
+    var cost: Int { storage.capacity }
     /// Stream offset after the last byte kept.
     var end: UInt64 { start + UInt64(count) }
 
@@ -22,7 +30,7 @@ struct DeliveredBytes {
     mutating func append(_ bytes: UnsafeRawBufferPointer, at offset: UInt64, capacity: Int) {
         guard capacity > 0 else { return removeAll() }
         if offset != end || count == 0 {
-            removeAll()
+            empty()
             start = offset
         }
         let kept = bytes.count > capacity ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - capacity)...]) : bytes
@@ -34,13 +42,23 @@ struct DeliveredBytes {
     /// Forgets the bytes before `offset` (the peer acknowledged them).
     mutating func trim(upTo offset: UInt64) {
         guard offset > start else { return }
-        offset >= end ? removeAll() : dropFront(Int(offset - start))
+        offset >= end ? empty() : dropFront(Int(offset - start))
     }
 
     /// Forgets every byte and releases the storage.
     mutating func removeAll() {
         storage = []
         head = 0
+    }
+
+    /// Forgets every byte, keeping small storage for the next ones.
+    private mutating func empty() {
+        if storage.capacity <= Self.keptCapacity {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        } else {
+            removeAll()
+        }
     }
 
     /// The kept bytes of `range` (which must lie within `start..<end`), for the call only.
@@ -55,7 +73,7 @@ struct DeliveredBytes {
         head += byteCount
         start += UInt64(byteCount)
         if head == storage.count {
-            removeAll()
+            empty()
         } else if head >= 4096, head * 2 >= storage.count {
             storage.removeFirst(head)
             head = 0

@@ -33,8 +33,8 @@ public struct ReassemblyLimits: Sendable, Hashable {
     /// Past it the oldest go; a retransmission of bytes no longer kept is not compared (it is
     /// still counted in ``StreamStatistics/retransmittedBytes``). 0 compares none.
     public var maxRetainedBytesPerDirection: Int
-    /// Delivered bytes all connections together keep for that. Default 16 MiB; a direction
-    /// that would pass it keeps none until the total is under it again.
+    /// Memory all connections together keep for that (storage, counted by capacity). Default
+    /// 16 MiB; a direction that would pass it keeps none until the total is under it again.
     public var maxRetainedBytesTotal: Int
 
     /// The defaults: 4 MiB per direction, 64 MiB total, 262,144 connections, 3600 s idle,

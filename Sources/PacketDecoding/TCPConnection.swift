@@ -61,8 +61,8 @@ final class TCPConnection {
     /// Out-of-order memory charged to both directions.
     var heldCost: Int { clientToServer.held.cost + serverToClient.held.cost }
 
-    /// Delivered bytes both directions keep for comparing retransmissions.
-    var retainedCount: Int { clientToServer.delivered.count + serverToClient.delivered.count }
+    /// Memory both directions keep for comparing retransmissions with delivered bytes.
+    var retainedCount: Int { clientToServer.delivered.cost + serverToClient.delivered.cost }
 
     var state: TCPConnectionState {
         if wasReset { return .reset }

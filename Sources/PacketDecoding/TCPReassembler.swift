@@ -46,7 +46,8 @@ public struct TCPReassembler {
     private var clock: Timestamp?
     /// Out-of-order memory held by all connections (``ReassemblyLimits/heldChunkOverhead`` included).
     public private(set) var outOfOrderBytesHeld = 0
-    /// Delivered bytes all connections keep to compare retransmissions with.
+    /// Memory all connections keep to compare retransmissions with delivered bytes (the
+    /// storage's capacity, in bytes).
     public private(set) var retainedBytesHeld = 0
 
     /// - Parameters:

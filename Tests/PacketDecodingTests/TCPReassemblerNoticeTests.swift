@@ -13,15 +13,20 @@ struct TCPReassemblerNoticeTests {
         h.send(seq: 100, ack: 1000)
     }
 
+    /// The handshake, then the server's [0, 100), acknowledged by the client.
+    static func deliverFirst100(_ h: inout ReassemblyHarness) {
+        handshake(&h)
+        h.send(server, client, seq: 1000, ack: 100, sent(0..<100))
+        h.send(seq: 100, ack: 1100)
+    }
+
     static let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
     static func sent(_ range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
 
     @Test("a RST past the next expected byte is ignored; the connection goes on to its FINs")
     func resetPastNextIsIgnored() {
         var h = ReassemblyHarness()
-        Self.handshake(&h)
-        h.send(server, client, seq: 1000, ack: 100, Self.sent(0..<100))
-        h.send(seq: 100, ack: 1100)
+        Self.deliverFirst100(&h)
         h.send(server, client, seq: 1200, ack: 100, [.rst])
         h.send(server, client, seq: 1100, ack: 100, Self.sent(100..<300))
         h.send(seq: 100, ack: 1300)
@@ -58,9 +63,7 @@ struct TCPReassemblerNoticeTests {
     @Test("held bytes behind a hole the receiver never acknowledged are discarded at its RST, not delivered")
     func discardedAtReset() {
         var h = ReassemblyHarness()
-        Self.handshake(&h)
-        h.send(server, client, seq: 1000, ack: 100, Self.sent(0..<100))
-        h.send(seq: 100, ack: 1100)
+        Self.deliverFirst100(&h)
         h.send(server, client, seq: 1200, ack: 100, Self.sent(200..<300))   // [100, 200) never captured
         h.send(seq: 100, ack: 1100)
         h.send(seq: 100, ack: 1100, [.rst])
@@ -89,9 +92,7 @@ struct TCPReassemblerNoticeTests {
     @Test("at the end of the capture, held bytes behind an unacknowledged hole are discarded")
     func discardedAtEndOfCapture() {
         var h = ReassemblyHarness()
-        Self.handshake(&h)
-        h.send(server, client, seq: 1000, ack: 100, Self.sent(0..<100))
-        h.send(seq: 100, ack: 1100)
+        Self.deliverFirst100(&h)
         h.send(server, client, seq: 1150, ack: 100, Self.sent(150..<300))
         h.finish()
         #expect(h.notices(1, .serverToClient) == [.discarded(offset: 100, length: 200, capturedBytes: 150)])
