@@ -99,7 +99,8 @@ public struct TCPReassembler {
             connection.withStream(direction) { $0.ignore(segment.payload) }
             return
         }
-        if !isSYN { connection.isEstablished = true }
+        // An RST alone (a refused SYN) does not establish the connection.
+        if !isSYN, !flags.contains(.rst) { connection.isEstablished = true }
         let isReset = flags.contains(.rst)
         if isReset, !connection.withStream(direction, { $0.acceptsReset(sequenceNumber) }) {
             // RFC 5961 §3.2, Linux `tcp_validate_incoming`: the receiver answers with a challenge
@@ -115,6 +116,7 @@ public struct TCPReassembler {
         }
         if isReset {
             connection.withStream(direction) { $0.ignore(segment.payload) }
+            connection.resetBy = direction
             try close(slot, reason: .reset, receive)
             return
         }
