@@ -21,7 +21,7 @@ struct CaptureLimits {
     /// The reassembly options: `decode`, `streams` and `capture` take them.
     static let reassemblyOptions: [OptionSpec] = [
         .value("max-ooo-bytes", valueName: "BYTES", defaultValue: "4M",
-               help: "Captures: out-of-order bytes one direction may hold\nbefore its oldest hole becomes a gap (K, M, G suffixes)."),
+               help: "Captures: out-of-order bytes one direction may hold\nbefore its oldest hole is given up (K, M, G suffixes)."),
         .value("max-ooo-total", valueName: "BYTES", defaultValue: "64M",
                help: "Captures: out-of-order bytes all connections may hold."),
         .value("max-connections", valueName: "N", defaultValue: "262144",

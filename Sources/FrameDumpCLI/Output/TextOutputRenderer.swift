@@ -54,8 +54,8 @@ struct TextOutputRenderer: OutputRenderer {
 
     mutating func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         let what = switch limit {
-        case .reassembly(.outOfOrderBytesPerDirection): "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
-        case .reassembly(.outOfOrderBytesTotal): "out-of-order bytes of all connections over the limit: this direction's holes become gaps"
+        case .reassembly(.outOfOrderBytesPerDirection): "out-of-order bytes of this direction over the limit: its oldest hole is given up (a gap, or discarded if never acknowledged)"
+        case .reassembly(.outOfOrderBytesTotal): "out-of-order bytes of all connections over the limit: this direction's holes are given up"
         case .reassembly(.maxConnections): "too many connections tracked: this one is evicted"
         case .bufferedBytesTotal: "bytes of unfinished frames of all streams over the limit: this direction's partial frame is truncated"
         }
