@@ -59,10 +59,12 @@ struct TCPStream {
     /// exactly the next expected byte, or the peer's latest acknowledgment number (the capture
     /// may lack bytes the receiver had). Before the direction's first segment there is nothing
     /// to check it against (RFC 9293 §3.10.7.3: in SYN-SENT a RST is judged by its ACK), so it
-    /// is taken.
+    /// is taken. When the capture holds none of the peer's ACKs, the sender's own next sequence
+    /// number (after the furthest byte, or FIN, seen) stands in for them.
     func acceptsReset(_ sequenceNumber: SequenceNumber) -> Bool {
-        guard let expected = expectedSequenceNumber else { return true }
-        return sequenceNumber == expected || sequenceNumber == peerAcknowledgment
+        guard let base, let expected = expectedSequenceNumber else { return true }
+        if sequenceNumber == expected || sequenceNumber == peerAcknowledgment { return true }
+        return peerAcknowledgment == nil && sequenceNumber == base.advanced(by: highestEnd + (finOffset != nil ? 1 : 0))
     }
 
     /// Counts a RST that was not taken: its payload is ignored, the connection goes on.
