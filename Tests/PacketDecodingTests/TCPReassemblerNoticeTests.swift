@@ -52,18 +52,6 @@ struct TCPReassemblerNoticeTests {
         #expect(h.events.last == .closed(1, .reset))
     }
 
-    @Test("without the peer's ACKs in the capture, a RST at the sender's next sequence number past a hole is taken")
-    func resetPastAHoleInAOneSidedCapture() {
-        var h = ReassemblyHarness()
-        h.send(seq: 99, [.syn])
-        h.send(seq: 100, text("abc"))
-        h.send(seq: 106, text("ghi"))
-        h.send(seq: 109, [.rst])
-        #expect(h.notices().isEmpty)
-        #expect(h.events.last == .closed(1, .reset))
-        #expect(h.delivered() == text("abcghi"), "no ACKs: the hole is a gap, as before the rule")
-    }
-
     @Test("a RST before its sender's first segment (a refused connection) is taken")
     func resetOfARefusedConnection() {
         var h = ReassemblyHarness()

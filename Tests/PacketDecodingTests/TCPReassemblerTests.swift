@@ -235,13 +235,21 @@ struct TCPReassemblerTests {
         ])
     }
 
-    @Test("RST with none of the peer's acknowledgments in the capture: holes are gaps, both directions close")
-    func reset() {
+    /// Either side resets: the server, which has sent nothing (no sequence number to check), or
+    /// the client at its own next sequence number past its hole (taken: the capture holds none of
+    /// the receiver's ACKs, docs/reassembly.md "RST").
+    @Test("RST with none of the peer's acknowledgments in the capture: holes are gaps, both directions close",
+          arguments: [StreamDirection.serverToClient, .clientToServer])
+    func reset(_ resetting: StreamDirection) {
         var h = ReassemblyHarness()
         h.send(seq: 99, [.syn])
         h.send(seq: 100, text("abc"))
         h.send(seq: 106, text("ghi"))
-        h.send(server, client, seq: 0, [.rst], text("bye"))
+        if resetting == .serverToClient {
+            h.send(server, client, seq: 0, [.rst], text("bye"))
+        } else {
+            h.send(seq: 109, [.rst], text("bye"))
+        }
         #expect(Array(h.events.dropFirst(2)) == [
             .gap(1, .clientToServer, offset: 3, length: 3, .segmentsMissing),
             .data(1, .clientToServer, offset: 6, text("ghi")),
@@ -250,7 +258,7 @@ struct TCPReassemblerTests {
             .closed(1, .reset),
         ])
         #expect(h.summaries[1]?.state == .reset)
-        #expect(h.summaries[1]?.serverToClient.ignoredBytes == 3)
+        #expect(h.summaries[1]?[resetting].ignoredBytes == 3)
     }
 
     @Test("a hole before the FIN becomes a gap when the peer acknowledges the FIN")
