@@ -85,6 +85,8 @@ struct TextRenderer {
         }
         if summary.truncations > 0 { parts.append(counted(summary.truncatedBytes, "byte") + " truncated") }
         if summary.gaps > 0 { parts.append(counted(summary.gapBytes, "byte") + " never captured") }
+        if summary.discards > 0 { parts.append(counted(summary.discardedBytes, "byte") + " discarded behind unacknowledged holes") }
+        if summary.notices > 0 { parts.append(counted(summary.notices, "reassembly notice")) }
         if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
         buffer.append(contentsOf: (parts.joined(separator: "; ") + "\n").utf8)
     }
