@@ -13,6 +13,9 @@ public struct Frame: Sendable, Hashable {
     public var headerLength: Int
     /// `true`/`false` when the format has a checksum field, `nil` when it has none.
     public var crcOK: Bool?
+    /// Bytes at the end of ``bytes`` that are not payload: a delimiter format's delimiter,
+    /// unless the format keeps it (``FrameFormat/keepsDelimiter``); 0 for every other format.
+    public var trailerLength: Int
 
     /// Creates a frame from its parts; ``FrameDecoder`` makes them, tests and tools may too.
     ///
@@ -21,15 +24,28 @@ public struct Frame: Sendable, Hashable {
     ///   - bytes: header then body.
     ///   - headerLength: header bytes at the start of `bytes`.
     ///   - crcOK: the checksum verdict, `nil` for formats without a checksum field.
-    public init(offset: UInt64, bytes: ArraySlice<UInt8>, headerLength: Int, crcOK: Bool?) {
+    ///   - trailerLength: bytes at the end that are not payload (a stripped delimiter); default 0.
+    public init(offset: UInt64, bytes: ArraySlice<UInt8>, headerLength: Int, crcOK: Bool?, trailerLength: Int = 0) {
         self.offset = offset
         self.bytes = bytes
         self.headerLength = headerLength
         self.crcOK = crcOK
+        self.trailerLength = trailerLength
     }
 
     /// Header bytes.
     public var header: ArraySlice<UInt8> { bytes.prefix(headerLength) }
-    /// Body bytes (everything after the header).
-    public var body: ArraySlice<UInt8> { bytes.dropFirst(headerLength) }
+    /// Body bytes: everything after the header, up to the trailer.
+    public var body: ArraySlice<UInt8> { bytes.dropFirst(headerLength).dropLast(trailerLength) }
+
+    /// The payload shown to a user: from `payloadOffset` bytes into the frame (the format's
+    /// ``FrameFormat/payloadOffset``; `nil` means right after the header) up to the trailer.
+    ///
+    /// - Parameter payloadOffset: bytes from the frame start; beyond the end gives an empty payload.
+    /// - Returns: a slice of ``bytes``.
+    public func payload(from payloadOffset: Int?) -> ArraySlice<UInt8> {
+        let end = bytes.endIndex - Swift.min(trailerLength, bytes.count)
+        let start = Swift.min(bytes.startIndex + Swift.min(payloadOffset ?? headerLength, bytes.count), end)
+        return bytes[start..<end]
+    }
 }

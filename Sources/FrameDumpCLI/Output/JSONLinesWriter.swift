@@ -137,12 +137,36 @@ struct JSONLinesWriter {
     /// Writes a frame's keys after `ts`; the payload hex, when asked for, goes straight to
     /// `buffer` between what `line` holds before it and the rest, written after it.
     private func appendFrame(_ frame: Frame, line: inout ByteCursor, to buffer: inout [UInt8]) {
-        let payloadCount = frame.bytes.count - min(frame.bytes.count, payloadStart ?? frame.headerLength)
+        let payload = frame.payload(from: payloadStart)
         line.append(",\"offset\":")
         line.appendDecimal(frame.offset)
         line.append(",\"length\":")
-        line.appendDecimal(UInt64(payloadCount))
+        line.appendDecimal(UInt64(payload.count))
         line.append(",\"fields\":{")
+        if format.hasVariableLayout {
+            appendWalkedFields(frame, to: &line)
+        } else {
+            appendFixedFields(frame, to: &line)
+        }
+        line.append(UInt8(ascii: "}"))
+        if let crcOK = frame.crcOK {
+            line.append(crcOK ? ",\"crc_ok\":true" : ",\"crc_ok\":false")
+        }
+        if includesPayload {
+            line.append(",\"payload_hex\":\"")
+            buffer.append(contentsOf: line.written)
+            ByteFormatting.appendHex(payload, to: &buffer)
+            line = scratch.cursor(capacity: lineBound)
+            line.append(UInt8(ascii: "\""))
+        }
+        line.append(",\"frame_length\":")
+        line.appendDecimal(UInt64(frame.bytes.count))
+        line.append("}\n")
+    }
+
+    /// The fields of a fixed layout, read at their precomputed offsets.
+    @inline(__always)
+    private func appendFixedFields(_ frame: Frame, to line: inout ByteCursor) {
         keyBytes.withUnsafeBytes { keys in
             fields.withUnsafeBufferPointer { fields in
                 frame.bytes.withUnsafeBytes { header in
@@ -158,19 +182,19 @@ struct JSONLinesWriter {
                 }
             }
         }
-        line.append(UInt8(ascii: "}"))
-        if let crcOK = frame.crcOK {
-            line.append(crcOK ? ",\"crc_ok\":true" : ",\"crc_ok\":false")
+    }
+
+    /// The fields of a layout with varints or bit fields, read by walking the header.
+    private func appendWalkedFields(_ frame: Frame, to line: inout ByteCursor) {
+        let values = format.fieldValues(in: frame.header)
+        var key = 0
+        keyBytes.withUnsafeBytes { keys in
+            for (index, field) in format.fields.enumerated() where field.role != .opaque {
+                let entry = fields[key]
+                key += 1
+                line.append(UnsafeRawBufferPointer(rebasing: keys[entry.keyStart..<entry.keyStart &+ entry.keyCount]))
+                line.appendDecimal(values[index])
+            }
         }
-        if includesPayload {
-            line.append(",\"payload_hex\":\"")
-            buffer.append(contentsOf: line.written)
-            ByteFormatting.appendHex(frame.bytes.suffix(payloadCount), to: &buffer)
-            line = scratch.cursor(capacity: lineBound)
-            line.append(UInt8(ascii: "\""))
-        }
-        line.append(",\"frame_length\":")
-        line.appendDecimal(UInt64(frame.bytes.count))
-        line.append("}\n")
     }
 }

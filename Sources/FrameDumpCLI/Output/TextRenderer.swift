@@ -91,12 +91,13 @@ struct TextRenderer {
     }
 
     private func appendFrame(_ frame: Frame, to buffer: inout [UInt8]) {
-        let body = frame.bytes.dropFirst(payloadStart ?? frame.headerLength)
+        let body = frame.payload(from: payloadStart)
         var heading = "\(style.apply(.heading, "frame"))  offset \(frame.offset)  body \(counted(body.count, "byte"))"
         let header = frame.header
         var fieldText: [String] = []
+        let values = format.hasVariableLayout ? format.fieldValues(in: header) : []
         for (index, field) in format.fields.enumerated() where field.role != .opaque {
-            let value = format.value(ofField: index, in: header)
+            let value = values.isEmpty ? format.value(ofField: index, in: header) : values[index]
             if index == format.magicFieldIndex || index == format.checksumFieldIndex {
                 var hex: [UInt8] = []
                 ByteFormatting.appendHex(value, digits: field.width * 2, to: &hex)
