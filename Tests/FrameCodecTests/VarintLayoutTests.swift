@@ -217,3 +217,34 @@ struct VarintLayoutTests {
         }
     }
 }
+
+/// The worked examples of docs/formats.md, byte for byte.
+@Suite("docs/formats.md worked examples: computed lengths, varints, bit fields")
+struct FormatsDocumentExamplesTests {
+    private func onlyFrame(_ spec: String, _ hex: String) throws -> (FrameFormat, Frame) {
+        let format = try FrameFormat(nameOrSpec: spec)
+        let bytes = try HexDump.parse(hex)
+        let outputs = decodeAll(format, [bytes])
+        #expect(outputs.count == 1)
+        return (format, try #require(outputs.first?.frame))
+    }
+
+    @Test func mars() throws {
+        let spec = "head_length:u32 client_version:u32 cmdid:u32 seq:u32 body_length:u32 ; length=head_length+body_length counts=frame"
+        let (format, frame) = try onlyFrame(spec, "00000014 00000001 0000000b 00000007 00000005 68656c6c6f")
+        #expect(format.fieldValues(in: frame.header) == [20, 1, 11, 7, 5])
+        #expect(frame.bytes.count == 25 && frame.body == Array("hello".utf8)[...])
+    }
+
+    @Test func magicAndThreeSmallFields() throws {
+        let (format, frame) = try onlyFrame("magic:u32=0xA1B2C3D4 ver:u8 ser:u8 cmd:u8 len:u32", "a1b2c3d4 01 07 21 00000002 6f6b")
+        #expect(format.fieldValues(in: frame.header) == [0xA1B2_C3D4, 1, 7, 33, 2])
+        #expect(frame.bytes.count == 13 && frame.body == Array("ok".utf8)[...])
+    }
+
+    @Test func mqttPublish() throws {
+        let (format, frame) = try onlyFrame("mqtt", "32 09 0003 612f62 0001 6869")
+        #expect(format.fieldValues(in: frame.header) == [3, 2, 9])
+        #expect(frame.bytes.count == 11)
+    }
+}

@@ -57,7 +57,9 @@ struct TextRenderer {
         case .frame(let frame):
             appendFrame(frame, to: &buffer)
         case .skip(let offset, let byteCount):
-            appendEvent("skip", .warning, offset: offset, counted(byteCount, "byte") + " with no valid header", to: &buffer)
+            // A delimiter format skips only frames over the max, or the rest of one after a gap.
+            let why = format.isDelimited ? " in a frame over the max or after a gap, through its delimiter" : " with no valid header"
+            appendEvent("skip", .warning, offset: offset, counted(byteCount, "byte") + why, to: &buffer)
         case .oversize(let offset, let declaredLength):
             appendEvent(
                 "oversize", .bad, offset: offset,
