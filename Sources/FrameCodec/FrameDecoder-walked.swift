@@ -29,7 +29,10 @@ extension FrameDecoder {
                 }
             }
             let header = base + position
-            switch FrameLayout.scan(steps, header, available: available) {
+            let scan = layout.soleVarintWidth > 0
+                ? FrameLayout.scanSoleVarint(header, available: available, width: layout.soleVarintWidth)
+                : FrameLayout.scan(steps, header, available: available)
+            switch scan {
             case .needMore:
                 return
             case .invalid:

@@ -78,19 +78,29 @@ struct DelimiterSet: Sendable {
     @inline(__always)
     private func nextFirstByte(_ base: UnsafeRawPointer, from: Int, end: Int) -> Int {
         var position = from
-        if !splats.isEmpty {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        switch splats.count {
+        case 1, 2:
+            // One or two first bytes (`\n`; `\n` and `\r`): no loop over the splats per word.
+            let first = splats[0], second = splats[splats.count - 1]
             while position &+ 8 <= end {
                 let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-                var hits: UInt64 = 0
-                for splat in splats {
-                    let x = word ^ splat
-                    hits |= (x &- ones) & ~x & highs
-                }
+                let hits = zeroBytes(word ^ first) | zeroBytes(word ^ second)
                 if hits != 0 { return position &+ (hits.trailingZeroBitCount &>> 3) }
                 position &+= 8
             }
+        case 3, 4:
+            while position &+ 8 <= end {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                var hits: UInt64 = 0
+                for splat in splats { hits |= zeroBytes(word ^ splat) }
+                if hits != 0 { return position &+ (hits.trailingZeroBitCount &>> 3) }
+                position &+= 8
+            }
+        default:
+            break
         }
         while position < end, !isFirstByte[Int(base.load(fromByteOffset: position, as: UInt8.self))] {
             position &+= 1

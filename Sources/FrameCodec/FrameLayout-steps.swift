@@ -129,6 +129,17 @@ extension FrameLayout {
         return .header(length: offset, declared: declared, checksumOffset: checksumOffset)
     }
 
+    /// ``scan(_:_:available:values:)`` for a header that is one varint length of at most
+    /// `width` bytes (``FrameLayout/soleVarintWidth``), without the walk's loop.
+    @inline(__always)
+    static func scanSoleVarint(_ header: UnsafeRawPointer, available: Int, width: Int) -> Scan {
+        switch readVarint(header, available: available, maxBytes: width) {
+        case .value(let value, let count): .header(length: count, declared: value, checksumOffset: -1)
+        case .needMore: .needMore
+        case .malformed: .malformed
+        }
+    }
+
     /// The outcome of reading one varint.
     enum Varint {
         case value(UInt64, count: Int)

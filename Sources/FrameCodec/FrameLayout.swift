@@ -50,6 +50,9 @@ struct FrameLayout: Sendable {
     let steps: [Step]?
     /// For a delimiter format: its delimiters, ready for scanning; `nil` otherwise.
     let delimiters: DelimiterSet?
+    /// When the whole header is one varint length (protobuf's delimited streams): its widest
+    /// size, read without the general walk; 0 otherwise.
+    let soleVarintWidth: Int
 
     init(_ format: FrameFormat) {
         var offset = 0
@@ -95,6 +98,11 @@ struct FrameLayout: Sendable {
         self.checks = checks
         self.checksum = checksum
         self.steps = steps
+        if let steps, steps.count == 1, steps[0].kind == .varint, steps[0].multiplier == 1, steps[0].expected == nil {
+            soleVarintWidth = steps[0].width
+        } else {
+            soleVarintWidth = 0
+        }
         self.delimiters = format.isDelimited ? DelimiterSet(format.delimiters, keeps: format.keepsDelimiter) : nil
     }
 
