@@ -51,7 +51,7 @@ enum FormatsCommand: Command {
     }
 
     /// The hex of a frame with body "hi" (header fields with allowed values get the lowest one),
-    /// header and body separated by a space.
+    /// header and body separated by a space; for a delimiter format, body and delimiter.
     private static func example(_ format: FrameFormat) -> String {
         var fields: [String: UInt64] = [:]
         for field in format.fields {
@@ -60,16 +60,17 @@ enum FormatsCommand: Command {
         guard let frame = try? FrameEncoder(format: format).encode(fields: fields, body: Array("hi".utf8)) else {
             return "(cannot encode)"
         }
-        // A varint's own header length comes from decoding the frame back.
-        var headerLength = format.headerLength
+        // Where the space goes: after the header (a varint's own length comes from decoding the
+        // frame back), or before a delimiter format's delimiter.
+        var split = format.isDelimited ? frame.count - format.delimiters[0].count : format.headerLength
         var decoder = FrameDecoder(format: format)
         decoder.process(frame) { output in
-            if case .frame(let decoded) = output { headerLength = decoded.headerLength }
+            if case .frame(let decoded) = output, !format.isDelimited { split = decoded.headerLength }
         }
         var hex: [UInt8] = []
-        ByteFormatting.appendHex(frame[..<headerLength], to: &hex)
+        ByteFormatting.appendHex(frame[..<split], to: &hex)
         hex.append(UInt8(ascii: " "))
-        ByteFormatting.appendHex(frame[headerLength...], to: &hex)
+        ByteFormatting.appendHex(frame[split...], to: &hex)
         return String(decoding: hex, as: UTF8.self)
     }
 
