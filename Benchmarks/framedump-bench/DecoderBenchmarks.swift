@@ -94,17 +94,8 @@ private func runSmallFrames(options: BenchmarkOptions, report: inout BenchmarkRe
         ("decoder varint 16B bodies, 1–4096B chunks", .varint, 0x7A41),
     ]
     let frameCount = options.size(500_000, quick: 5_000)
-    var cases: [BenchmarkCase] = []
-    for (name, format, seed) in rows where options.selects(name) {
-        guard let stream = encodedStream(format: format, frameCount: frameCount, bodyLength: 16, chunkSizes: 1...4096, seed: seed) else {
-            report.fail("\(format.name) encoder rejected a 16-byte body: small-frame row skipped")
-            continue
-        }
-        guard verify(decode(stream, format: format), stream, checksummed: false, row: name, report: &report) else { continue }
-        cases.append(BenchmarkCase(name: name, bytes: stream.buffer.count, items: frameCount, itemUnit: "frames") {
-            decode(stream, format: format).checksum
-        })
-    }
+    let cases = decodeCases(rows.map { ($0.name, $0.format, 1...4096, $0.seed) }, frameCount: frameCount, bodyLength: 16,
+                            options: options, report: &report)
     guard !cases.isEmpty else { return }
     report.add(group: "FrameDecoder, small frames (\(frameCount) frames, 16 B bodies)", measure(cases, options: options))
 }
@@ -116,19 +107,9 @@ private func runDelimitedFrames(options: BenchmarkOptions, report: inout Benchma
         ("decoder lines 64KiB lines, 1–4096B chunks", 1...4096),
         ("decoder lines 64KiB lines, 64KiB chunks", 65536...65536),
     ]
-    let format = FrameFormat.lines
     let frameCount = options.size(256, quick: 4)
-    var cases: [BenchmarkCase] = []
-    for (name, sizes) in rows where options.selects(name) {
-        guard let stream = encodedStream(format: format, frameCount: frameCount, bodyLength: 64 << 10, chunkSizes: sizes, seed: 0x11E5) else {
-            report.fail("lines encoder rejected a 64 KiB line: delimited rows skipped")
-            return
-        }
-        guard verify(decode(stream, format: format), stream, checksummed: false, row: name, report: &report) else { return }
-        cases.append(BenchmarkCase(name: name, bytes: stream.buffer.count, items: frameCount, itemUnit: "frames") {
-            decode(stream, format: format).checksum
-        })
-    }
+    let cases = decodeCases(rows.map { ($0.name, FrameFormat.lines, $0.sizes, 0x11E5) }, frameCount: frameCount, bodyLength: 64 << 10,
+                            options: options, report: &report)
     guard !cases.isEmpty else { return }
     report.add(group: "FrameDecoder, delimited frames (\(frameCount) × 64 KiB lines)", measure(cases, options: options))
 }
@@ -197,6 +178,29 @@ private func largeFrameGroup(title: String, _ chunkings: [(name: String, sizes: 
     for (row, chunking) in zip(rows.dropFirst(), chunkings) {
         report.add(RatioResult("\(row.name) / crc alone", row, over: floor, target: chunking.target))
     }
+}
+
+/// One decode case per selected row: a stream of `frameCount` frames with `bodyLength`-byte
+/// bodies in the row's format and chunk sizes, verified once before it is timed.
+private func decodeCases(
+    _ rows: [(name: String, format: FrameFormat, sizes: ClosedRange<Int>, seed: UInt64)],
+    frameCount: Int,
+    bodyLength: Int,
+    options: BenchmarkOptions,
+    report: inout BenchmarkReport
+) -> [BenchmarkCase] {
+    var cases: [BenchmarkCase] = []
+    for (name, format, sizes, seed) in rows where options.selects(name) {
+        guard let stream = encodedStream(format: format, frameCount: frameCount, bodyLength: bodyLength, chunkSizes: sizes, seed: seed) else {
+            report.fail("\(name): the \(format.name) encoder rejected a \(bodyLength)-byte body: row skipped")
+            continue
+        }
+        guard verify(decode(stream, format: format), stream, checksummed: false, row: name, report: &report) else { continue }
+        cases.append(BenchmarkCase(name: name, bytes: stream.buffer.count, items: frameCount, itemUnit: "frames") {
+            decode(stream, format: format).checksum
+        })
+    }
+    return cases
 }
 
 /// Checks that a pass decoded every frame, with good checksums when the format has them, and

@@ -55,17 +55,8 @@ extension FrameDecoder {
                     try reportSkip(endingAt: frameEnd, receive)
                     continue
                 }
-                try reportSkip(endingAt: position, receive)
-                let start = position
-                position = frameEnd
-                readIndex = position
-                try receive(.frame(Frame(
-                    offset: absoluteOffset(start),
-                    bytes: storage[start..<frameEnd],
-                    headerLength: 0,
-                    crcOK: nil,
-                    trailerLength: delimiters.keeps ? 0 : match.length
-                )))
+                try emitFrame(storage, at: &position, length: frameEnd &- position, headerLength: 0, crcOK: nil,
+                              trailerLength: delimiters.keeps ? 0 : match.length, receive)
             }
         }
     }

@@ -19,13 +19,10 @@ extension FrameDecoder {
         while position < end {
             let available = end &- position
             if let magic = layout.magic {
-                guard available >= magic.end else { break }
-                let value = (base + position).loadInteger(fromByteOffset: magic.offset, width: magic.width, byteOrder: magic.byteOrder,
-                                                          readableCount: available)
-                if value != magic.value {
-                    beginSkip(at: position)
-                    position = Self.nextMagicCandidate(base, from: position &+ 1, end: end, magic: magic)
-                    continue
+                switch checkMagic(magic, base, at: &position, end: end) {
+                case .inPlace: break
+                case .passedOver: continue
+                case .notYetReadable: return
                 }
             }
             let header = base + position
@@ -41,28 +38,16 @@ extension FrameDecoder {
             case .malformed:
                 try passBadLength(at: &position, declared: .max, receive)
             case .header(let headerLength, let declared, let checksumOffset):
-                guard let frameLength = layout.frameLength(declared: declared, headerLength: headerLength) else {
-                    try passBadLength(at: &position, declared: declared, receive)
-                    continue
-                }
-                resyncing = false
-                guard available >= frameLength else {
-                    bytesAwaited = frameLength &- available
-                    return
+                let frameLength: Int
+                switch try judgeLength(declared: declared, headerLength: headerLength, available: available, at: &position, receive) {
+                case .whole(let length): frameLength = length
+                case .passedOver: continue
+                case .awaited: return
                 }
                 let crcOK: Bool? = layout.checksum.map {
                     Self.checksumMatches(header, frameLength: frameLength, $0, fieldOffset: checksumOffset, headerLength: headerLength)
                 }
-                try reportSkip(endingAt: position, receive)
-                let start = position
-                position &+= frameLength
-                readIndex = position
-                try receive(.frame(Frame(
-                    offset: absoluteOffset(start),
-                    bytes: storage[start..<position],
-                    headerLength: headerLength,
-                    crcOK: crcOK
-                )))
+                try emitFrame(storage, at: &position, length: frameLength, headerLength: headerLength, crcOK: crcOK, receive)
             }
         }
     }

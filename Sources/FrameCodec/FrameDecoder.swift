@@ -289,13 +289,10 @@ public struct FrameDecoder: Sendable {
         while true {
             let available = end &- position
             if let magic = layout.magic {
-                guard available >= magic.end else { break }
-                let value = (base + position).loadInteger(fromByteOffset: magic.offset, width: magic.width, byteOrder: magic.byteOrder,
-                                                          readableCount: available)
-                if value != magic.value {
-                    beginSkip(at: position)
-                    position = Self.nextMagicCandidate(base, from: position &+ 1, end: end, magic: magic)
-                    continue
+                switch checkMagic(magic, base, at: &position, end: end) {
+                case .inPlace: break
+                case .passedOver: continue
+                case .notYetReadable: return
                 }
             }
             guard available >= layout.headerLength else { break }
@@ -307,27 +304,95 @@ public struct FrameDecoder: Sendable {
             }
             let declared = header.loadInteger(fromByteOffset: layout.lengthOffset, width: layout.lengthWidth,
                                               byteOrder: layout.lengthByteOrder, readableCount: available)
-            guard let frameLength = layout.frameLength(declared: declared) else {
-                try passBadLength(at: &position, declared: declared, receive)
-                continue
-            }
-            resyncing = false
-            guard available >= frameLength else {
-                bytesAwaited = frameLength &- available
-                break
+            let frameLength: Int
+            switch try judgeLength(declared: declared, headerLength: layout.headerLength, available: available, at: &position, receive) {
+            case .whole(let length): frameLength = length
+            case .passedOver: continue
+            case .awaited: return
             }
             let crcOK: Bool? = layout.checksum.map { Self.checksumMatches(header, frameLength: frameLength, $0, layout) }
-            try reportSkip(endingAt: position, receive)
-            let start = position
-            position &+= frameLength
-            readIndex = position
-            try receive(.frame(Frame(
-                offset: absoluteOffset(start),
-                bytes: storage[start..<position],
-                headerLength: layout.headerLength,
-                crcOK: crcOK
-            )))
+            try emitFrame(storage, at: &position, length: frameLength, headerLength: layout.headerLength, crcOK: crcOK, receive)
         }
+    }
+
+    /// What ``judgeLength(declared:headerLength:available:at:_:)`` made of a header's length.
+    enum LengthJudgement {
+        /// A frame of this many bytes, all readable.
+        case whole(Int)
+        /// A bad length: `oversize` (or a skipped byte while resyncing); the position moved on.
+        case passedOver
+        /// A good length whose frame is not all here: ``bytesAwaited`` says how much is missing.
+        case awaited
+    }
+
+    /// Judges the length a header that passed its checks declares, as the resync policy says.
+    @inline(__always)
+    mutating func judgeLength(
+        declared: UInt64,
+        headerLength: Int,
+        available: Int,
+        at position: inout Int,
+        _ receive: (FrameDecoderOutput) throws -> Void
+    ) rethrows -> LengthJudgement {
+        guard let frameLength = layout.frameLength(declared: declared, headerLength: headerLength) else {
+            try passBadLength(at: &position, declared: declared, receive)
+            return .passedOver
+        }
+        resyncing = false
+        guard available >= frameLength else {
+            bytesAwaited = frameLength &- available
+            return .awaited
+        }
+        return .whole(frameLength)
+    }
+
+    /// What ``checkMagic(_:_:at:end:)`` found at a position.
+    enum MagicCheck {
+        /// The magic is there: read the header.
+        case inPlace
+        /// It is not: the position moved to the next candidate, the bytes passed over joining the skip run.
+        case passedOver
+        /// Its bytes are not all readable yet: wait for more.
+        case notYetReadable
+    }
+
+    /// Checks the magic at `position`, scanning ahead for the next candidate when it is not there.
+    @inline(__always)
+    mutating func checkMagic(_ magic: FrameLayout.Magic, _ base: UnsafeRawPointer, at position: inout Int, end: Int) -> MagicCheck {
+        let available = end &- position
+        guard available >= magic.end else { return .notYetReadable }
+        let value = (base + position).loadInteger(fromByteOffset: magic.offset, width: magic.width, byteOrder: magic.byteOrder,
+                                                  readableCount: available)
+        guard value != magic.value else { return .inPlace }
+        beginSkip(at: position)
+        position = Self.nextMagicCandidate(base, from: position &+ 1, end: end, magic: magic)
+        return .passedOver
+    }
+
+    /// Reports the open skip run, then the frame of `length` bytes at `position`, a slice of
+    /// `storage`; moves `position` past it (state stored first, so a throwing `receive` leaves
+    /// the decoder ready to carry on).
+    @inline(__always)
+    mutating func emitFrame(
+        _ storage: [UInt8],
+        at position: inout Int,
+        length: Int,
+        headerLength: Int,
+        crcOK: Bool?,
+        trailerLength: Int = 0,
+        _ receive: (FrameDecoderOutput) throws -> Void
+    ) rethrows {
+        try reportSkip(endingAt: position, receive)
+        let start = position
+        position &+= length
+        readIndex = position
+        try receive(.frame(Frame(
+            offset: absoluteOffset(start),
+            bytes: storage[start..<position],
+            headerLength: headerLength,
+            crcOK: crcOK,
+            trailerLength: trailerLength
+        )))
     }
 
     /// Passes over the first byte of a header whose declared length is out of range: one

@@ -42,13 +42,7 @@ extension ReferenceDecoding {
                     continue
                 }
             }
-            if resyncing {
-                allowed[position] = Label.skip.rawValue
-            } else {
-                allowed[position] = Label.oversize.rawValue
-                declared[position] = declaredLength
-                resyncing = true
-            }
+            markBadLength(at: position, declared: declaredLength, resyncing: &resyncing)
             position += 1
         }
     }

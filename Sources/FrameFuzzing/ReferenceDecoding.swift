@@ -79,13 +79,7 @@ struct ReferenceDecoding {
                 continue
             }
             guard let length = layout.frameLength(declared: raw) else {
-                if resyncing {
-                    allowed[position] = Label.skip.rawValue
-                } else {
-                    allowed[position] = Label.oversize.rawValue
-                    declared[position] = raw
-                    resyncing = true
-                }
+                markBadLength(at: position, declared: raw, resyncing: &resyncing)
                 position += 1
                 continue
             }
@@ -102,6 +96,18 @@ struct ReferenceDecoding {
             ))
             for index in position..<(position + length) { allowed[index] = Label.frame.rawValue }
             position += length
+        }
+    }
+
+    /// A header whose only fault is its length: `oversize` carrying `raw`, or — while
+    /// resyncing — a skipped byte.
+    mutating func markBadLength(at position: Int, declared raw: UInt64, resyncing: inout Bool) {
+        if resyncing {
+            allowed[position] = Label.skip.rawValue
+        } else {
+            allowed[position] = Label.oversize.rawValue
+            declared[position] = raw
+            resyncing = true
         }
     }
 }

@@ -39,7 +39,7 @@ import Testing
                 #expect(Self.field(publish, "flags") == client.qos << 1)
                 let expectedLength = 2 + client.topic.utf8.count + (client.qos > 0 ? 2 : 0) + (client.isVersion5 ? 1 : 0) + client.payload.count
                 #expect(Self.field(publish, "len") == expectedLength, "conn \(index + 1)")
-                let payload = MQTTCapture.bytes(hex: publish["payload_hex"] as? String ?? "")
+                let payload = Tshark.hexBytes(publish["payload_hex"] as? String ?? "")
                 #expect(payload.starts(with: [0, UInt8(client.topic.utf8.count)] + Array(client.topic.utf8)))
                 #expect(payload.suffix(client.payload.count).elementsEqual(client.payload))
                 let handshake = [0: [Int](), 1: [4], 2: [5, 7]][client.qos] ?? []
@@ -53,7 +53,7 @@ import Testing
                     let qos = min(source.qos, client.qos)
                     #expect(Self.field(record, "flags") & 0x06 == qos << 1)
                     #expect(Self.field(record, "len") == 2 + message.topic.utf8.count + (qos > 0 ? 2 : 0) + message.payload.count)
-                    let payload = MQTTCapture.bytes(hex: record["payload_hex"] as? String ?? "")
+                    let payload = Tshark.hexBytes(record["payload_hex"] as? String ?? "")
                     #expect(payload.suffix(message.payload.count).elementsEqual(message.payload))
                 }
             }

@@ -21,6 +21,13 @@ func specError(_ spec: String) -> FormatSpecError? {
     }
 }
 
+/// Expects each spec of `table` to fail at its column, expecting its text.
+func expectSpecErrors(_ table: [(spec: String, column: Int, expected: String)], sourceLocation: SourceLocation = #_sourceLocation) {
+    for (spec, column, expected) in table {
+        #expect(specError(spec) == FormatSpecError(column: column, expected: expected), "\(spec)", sourceLocation: sourceLocation)
+    }
+}
+
 @Suite("Format spec: fields")
 struct FormatSpecFieldTests {
     @Test func issueExampleIsH12() throws {

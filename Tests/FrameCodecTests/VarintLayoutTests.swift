@@ -175,9 +175,7 @@ struct VarintLayoutTests {
             ("a:u8 len:u8 ; lenfield=a length=a", 26, "either lenfield= or length=, not both"),
             ("a:bytes2 ; length=a", 19, "an integer field in 'length=' ('a' is not one)"),
         ]
-        for (spec, column, expected) in table {
-            #expect(specError(spec) == FormatSpecError(column: column, expected: expected), "\(spec)")
-        }
+        expectSpecErrors(table)
     }
 
     /// The encode → decode identity over random layouts with varints, bit fields and a

@@ -28,28 +28,12 @@ package enum MQTTCapture {
                 isVersion5: entry["version"] as? String == "5.0",
                 topic: entry["topic"] as? String ?? entry["filter"] as? String ?? "",
                 qos: entry["qos"] as? Int ?? -1,
-                payload: bytes(hex: entry["payload_hex"] as? String ?? ""),
+                payload: Tshark.hexBytes(entry["payload_hex"] as? String ?? ""),
                 received: (entry["received"] as? [[String: Any]] ?? []).map {
-                    ($0["topic"] as? String ?? "", bytes(hex: $0["payload_hex"] as? String ?? ""))
+                    ($0["topic"] as? String ?? "", Tshark.hexBytes($0["payload_hex"] as? String ?? ""))
                 }
             )
         }
         return (object["port"] as? Int ?? 0, clients)
-    }
-
-    /// Bytes from lowercase or uppercase hex digits.
-    package static func bytes(hex: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var high: UInt8?
-        for character in hex.utf8 {
-            guard let digit = UInt8(String(UnicodeScalar(character)), radix: 16) else { continue }
-            if let value = high {
-                bytes.append(value << 4 | digit)
-                high = nil
-            } else {
-                high = digit
-            }
-        }
-        return bytes
     }
 }
