@@ -11,8 +11,10 @@ import CCRCFold
 /// ARMv8 CRC32 instructions (every Apple silicon Mac) those run; everything else, and buffers
 /// shorter than ``minimumLength``, takes the tables.
 ///
-/// ``selected`` is process-wide and atomic; tests switch it to run the public API on each path.
-enum CRC32Acceleration: Int32, CaseIterable, Sendable {
+/// Package access: the tests switch ``selected`` (process-wide, atomic) to run the public API on
+/// each path, and the benchmark times the portable path beside the selected one; neither is
+/// FrameCodec's public API.
+package enum CRC32Acceleration: Int32, CaseIterable, Sendable {
     /// The table-driven Swift loops of ``CRC32Tables``.
     case portable
     /// x86-64 PCLMULQDQ folding on 128-bit registers, SSE4.2 `crc32` for short CRC-32C.
@@ -24,16 +26,16 @@ enum CRC32Acceleration: Int32, CaseIterable, Sendable {
 
     /// Buffers shorter than this take the tables whatever the CPU: a call into the C target
     /// and its final reduction cost more than the table loop saves (docs/performance.md, "CRC").
-    static var minimumLength: Int { 16 }
+    package static var minimumLength: Int { 16 }
 
     /// The paths this CPU runs, ``portable`` first.
-    static var supported: [CRC32Acceleration] {
+    package static var supported: [CRC32Acceleration] {
         allCases.filter { crcfold_supports($0.rawValue) != 0 }
     }
 
     /// The path CRCs of ``minimumLength`` bytes or more take: the best one the CPU supports
     /// unless a test chose another.
-    static var selected: CRC32Acceleration {
+    package static var selected: CRC32Acceleration {
         get { CRC32Acceleration(rawValue: crcfold_path()) ?? .portable }
         set { precondition(crcfold_select(newValue.rawValue) != 0, "\(newValue) does not run on this CPU") }
     }
@@ -45,10 +47,10 @@ enum CRC32Acceleration: Int32, CaseIterable, Sendable {
     ///   - bytes: any length, any alignment.
     ///   - algorithm: the polynomial.
     /// - Returns: the finished CRC of everything before plus `bytes`.
-    func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer, algorithm: ChecksumAlgorithm) -> UInt32 {
-        precondition(crcfold_supports(rawValue) != 0, "\(self) does not run on this CPU")
+    package func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer, algorithm: ChecksumAlgorithm) -> UInt32 {
         let tables = CRC32Tables.for(algorithm)
-        if self == .portable || bytes.isEmpty { return tables.portableUpdate(crc, bytes) }
+        guard self != .portable else { return tables.portableUpdate(crc, bytes) }
+        precondition(crcfold_supports(rawValue) != 0, "\(self) does not run on this CPU")
         return crcfold_update(rawValue, tables.foldAlgorithm, crc, bytes.baseAddress, bytes.count)
     }
 }
