@@ -51,6 +51,33 @@ func runCRC32Benchmarks(options: BenchmarkOptions, report: inout BenchmarkReport
     let smallRows = measure(smallCases, options: options)
     report.add(group: "CRC32, 64-byte buffers (\(smallCount) per iteration)", smallRows)
     addRatios(smallRows, size: "64B", target: 1.5, crc32cTarget: nil, report: &report)
+
+    runCrossover(data, report: &report, options: options)
+}
+
+/// The CPU's best path against the tables on tiny buffers, whatever
+/// ``CRC32Acceleration/minimumLength(_:)`` routes: where the instructions start to win.
+private func runCrossover(_ data: UnsafeRawBufferPointer, report: inout BenchmarkReport, options: BenchmarkOptions) {
+    guard let best = CRC32Acceleration.supported.last, best != .portable else { return }
+    let portable = CRC32Acceleration.portable
+    for size in [8, 16, 32] {
+        let count = data.count / size
+        let cases = ChecksumAlgorithm.allCases.flatMap { algorithm in
+            [(portable, "portable"), (best, "\(best)")].map { path, label in
+                BenchmarkCase(name: "crossover \(algorithm) \(label) \(size)B", bytes: count * size, items: count, itemUnit: "calls") {
+                    sumOfPieces(data, size: size) { UInt64(path.update(0, $0, algorithm: algorithm)) }
+                }
+            }
+        }.filter { options.selects($0.name) }
+        let rows = measure(cases, options: options)
+        report.add(group: "CRC32 crossover, \(size)-byte buffers (\(count) per iteration)", rows)
+        for algorithm in ChecksumAlgorithm.allCases {
+            if let fast = rows.first(where: { $0.name == "crossover \(algorithm) \(best) \(size)B" }),
+               let slow = rows.first(where: { $0.name == "crossover \(algorithm) portable \(size)B" }) {
+                report.add(RatioResult("\(algorithm) \(best)/portable \(size)B", fast, over: slow, target: nil))
+            }
+        }
+    }
 }
 
 /// CRC-32 against zlib (the target), CRC-32C against our portable path (its target: there is no

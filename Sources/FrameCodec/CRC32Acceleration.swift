@@ -9,7 +9,7 @@ import CCRCFold
 /// PCLMULQDQ Instruction", 2009) with SSE4.2's `crc32` for short CRC-32C, or the same folding on
 /// 512-bit registers where VPCLMULQDQ and AVX-512 are present; on arm64 built for CPUs with the
 /// ARMv8 CRC32 instructions (every Apple silicon Mac) those run; everything else, and buffers
-/// shorter than ``minimumLength``, takes the tables.
+/// shorter than ``minimumLength(_:)``, takes the tables.
 ///
 /// Package access: the tests switch ``selected`` (process-wide, atomic) to run the public API on
 /// each path, and the benchmark times the portable path beside the selected one; neither is
@@ -24,9 +24,16 @@ package enum CRC32Acceleration: Int32, CaseIterable, Sendable {
     /// The ARMv8 CRC32 instructions.
     case armv8
 
-    /// Buffers shorter than this take the tables whatever the CPU: a call into the C target
-    /// and its final reduction cost more than the table loop saves (docs/performance.md, "CRC").
-    package static var minimumLength: Int { 16 }
+    /// Buffers shorter than this take the tables whatever the CPU. CRC-32 folds only from 64
+    /// bytes: below that the fold's chain of dependent multiplies (tail, 128 → 64 → 32 bits)
+    /// takes longer than slicing-by-16; CRC-32C's `crc32` instruction wins from 8 bytes
+    /// (the crossover rows in docs/performance.md, "CRC").
+    package static func minimumLength(_ algorithm: ChecksumAlgorithm) -> Int {
+        switch algorithm {
+        case .crc32: 64
+        case .crc32c: 8
+        }
+    }
 
     /// The paths this CPU runs, ``portable`` first.
     package static var supported: [CRC32Acceleration] {
@@ -61,7 +68,7 @@ extension CRC32Tables {
     /// - Returns: the finished CRC of everything before plus `bytes`.
     @inline(__always)
     func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        if bytes.count >= CRC32Acceleration.minimumLength {
+        if bytes.count >= accelerationMinimum {
             let path = crcfold_path()
             if path != CRC32Acceleration.portable.rawValue {
                 return crcfold_update(path, foldAlgorithm, crc, bytes.baseAddress, bytes.count)

@@ -27,9 +27,9 @@ import CCRCFold
 /// retain/release.
 struct CRC32Tables: @unchecked Sendable {
     /// CRC-32/ISO-HDLC (zlib), reflected polynomial `0xEDB88320`.
-    static let isoHDLC = CRC32Tables(reflectedPolynomial: 0xEDB8_8320, foldAlgorithm: Int32(CRCFOLD_CRC32))
+    static let isoHDLC = CRC32Tables(reflectedPolynomial: 0xEDB8_8320, algorithm: .crc32, foldAlgorithm: Int32(CRCFOLD_CRC32))
     /// CRC-32C (Castagnoli, RFC 3720 §12.1), reflected polynomial `0x82F63B78`.
-    static let castagnoli = CRC32Tables(reflectedPolynomial: 0x82F6_3B78, foldAlgorithm: Int32(CRCFOLD_CRC32C))
+    static let castagnoli = CRC32Tables(reflectedPolynomial: 0x82F6_3B78, algorithm: .crc32c, foldAlgorithm: Int32(CRCFOLD_CRC32C))
 
     /// The tables of `algorithm`.
     static func `for`(_ algorithm: ChecksumAlgorithm) -> CRC32Tables {
@@ -50,9 +50,12 @@ struct CRC32Tables: @unchecked Sendable {
     private let entries: UnsafeMutablePointer<UInt32>
     /// The polynomial as `CCRCFold` names it (`CRCFOLD_CRC32`, `CRCFOLD_CRC32C`).
     let foldAlgorithm: Int32
+    /// ``CRC32Acceleration/minimumLength(_:)`` of this polynomial, kept here for the hot path.
+    let accelerationMinimum: Int
 
-    private init(reflectedPolynomial: UInt32, foldAlgorithm: Int32) {
+    private init(reflectedPolynomial: UInt32, algorithm: ChecksumAlgorithm, foldAlgorithm: Int32) {
         self.foldAlgorithm = foldAlgorithm
+        accelerationMinimum = CRC32Acceleration.minimumLength(algorithm)
         entries = .allocate(capacity: 24 * 256)
         for byte in 0..<256 {
             var crc = UInt32(byte)

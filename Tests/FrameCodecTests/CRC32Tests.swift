@@ -229,7 +229,7 @@ private let pathsAndAlgorithms = CRC32Acceleration.supported.flatMap { path in
             CRC32Acceleration.selected = path
             #expect(CRC32Acceleration.selected == path)
             for algorithm in ChecksumAlgorithm.allCases {
-                for length in [0, 1, 15, 16, 17, 63, 64, 255, 256, 257, 1448, 65_536 + 13] {
+                for length in [0, 1, 7, 8, 15, 16, 17, 63, 64, 65, 255, 256, 257, 1448, 65_536 + 13] {
                     #expect(CRC32.checksum(data[3..<3 + length], algorithm: algorithm) == referenceCRC(data[3..<3 + length], algorithm),
                             "\(path), \(algorithm), length \(length)")
                 }
