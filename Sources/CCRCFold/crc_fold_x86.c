@@ -121,20 +121,14 @@ uint32_t crcfold_x86_pclmul(uint32_t crc, const uint8_t *p, size_t count, const 
         // Four independent lanes, each folded 512 bits forward onto its next block.
         const __m128i k512 = _mm_set_epi64x((long long)k->x479, (long long)k->x543);
         const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
-        __m128i x1 = load128(p), x2 = load128(p + 16), x3 = load128(p + 32);
+        __m128i x[4] = {x0, load128(p), load128(p + 16), load128(p + 32)};
         p += 48;
         count -= 48;
-        while (count >= 64) {
-            x0 = fold128(x0, k512, load128(p));
-            x1 = fold128(x1, k512, load128(p + 16));
-            x2 = fold128(x2, k512, load128(p + 32));
-            x3 = fold128(x3, k512, load128(p + 48));
-            p += 64;
-            count -= 64;
+        for (; count >= 64; p += 64, count -= 64) {
+            for (int lane = 0; lane < 4; lane++) x[lane] = fold128(x[lane], k512, load128(p + 16 * lane));
         }
-        x1 = fold128(x0, k128, x1);
-        x2 = fold128(x1, k128, x2);
-        x0 = fold128(x2, k128, x3);
+        x0 = x[0];
+        for (int lane = 1; lane < 4; lane++) x0 = fold128(x0, k128, x[lane]);
     }
     return finish(x0, p, count, k);
 }
@@ -153,23 +147,19 @@ TARGET_VPCLMUL512
 uint32_t crcfold_x86_vpclmul512(uint32_t crc, const uint8_t *p, size_t count, const crcfold_constants *k) {
     if (count < CRCFOLD_X86_WIDE_MIN) return crcfold_x86_pclmul(crc, p, count, k);
     // Four 64-byte registers of four 128-bit lanes each, every lane folded 2048 bits forward.
-    __m512i z0 = _mm512_xor_si512(load512(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~crc)));
-    __m512i z1 = load512(p + 64), z2 = load512(p + 128), z3 = load512(p + 192);
+    __m512i z[4] = {
+        _mm512_xor_si512(load512(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~crc))),
+        load512(p + 64), load512(p + 128), load512(p + 192),
+    };
     p += 256;
     count -= 256;
     const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x2015, (long long)k->x2079));
-    while (count >= 256) {
-        z0 = fold512(z0, k2048, load512(p));
-        z1 = fold512(z1, k2048, load512(p + 64));
-        z2 = fold512(z2, k2048, load512(p + 128));
-        z3 = fold512(z3, k2048, load512(p + 192));
-        p += 256;
-        count -= 256;
+    for (; count >= 256; p += 256, count -= 256) {
+        for (int reg = 0; reg < 4; reg++) z[reg] = fold512(z[reg], k2048, load512(p + 64 * reg));
     }
     const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
-    z1 = fold512(z0, k512, z1);
-    z2 = fold512(z1, k512, z2);
-    z0 = fold512(z2, k512, z3);
+    __m512i z0 = z[0];
+    for (int reg = 1; reg < 4; reg++) z0 = fold512(z0, k512, z[reg]);
     while (count >= 64) {
         z0 = fold512(z0, k512, load512(p));
         p += 64;

@@ -40,7 +40,7 @@ package enum CRC32Acceleration: Int32, CaseIterable, Sendable {
         allCases.filter { crcfold_supports($0.rawValue) != 0 }
     }
 
-    /// The path CRCs of ``minimumLength`` bytes or more take: the best one the CPU supports
+    /// The path CRCs of ``minimumLength(_:)`` bytes or more take: the best one the CPU supports
     /// unless a test chose another.
     package static var selected: CRC32Acceleration {
         get { CRC32Acceleration(rawValue: crcfold_path()) ?? .portable }
