@@ -80,19 +80,20 @@ int crcfold_select(int path) {
 }
 
 uint32_t crcfold_update(int path, int algorithm, uint32_t crc, const void *bytes, size_t count) {
-    const uint8_t *p = bytes;
+    // Where no path is compiled in, the switch below uses none of these.
+    (void)algorithm, (void)crc, (void)bytes, (void)count;
     switch (path) {
 #if defined(__x86_64__)
     case CRCFOLD_VPCLMUL512:
-        if (count >= CRCFOLD_X86_WIDE_MIN) return crcfold_x86_vpclmul512(crc, p, count, crcfold_constants_of(algorithm));
+        if (count >= CRCFOLD_X86_WIDE_MIN) return crcfold_x86_vpclmul512(crc, bytes, count, crcfold_constants_of(algorithm));
         // fall through: shorter buffers fold faster in 128-bit registers
     case CRCFOLD_PCLMUL:
-        if (algorithm == CRCFOLD_CRC32C && count < CRCFOLD_X86_CRC32C_FOLD_MIN) return crcfold_x86_crc32c(crc, p, count);
-        return crcfold_x86_pclmul(crc, p, count, crcfold_constants_of(algorithm));
+        if (algorithm == CRCFOLD_CRC32C && count < CRCFOLD_X86_CRC32C_FOLD_MIN) return crcfold_x86_crc32c(crc, bytes, count);
+        return crcfold_x86_pclmul(crc, bytes, count, crcfold_constants_of(algorithm));
 #endif
 #if defined(__aarch64__) && defined(__ARM_FEATURE_CRC32)
     case CRCFOLD_ARMV8:
-        return crcfold_armv8(algorithm, crc, p, count);
+        return crcfold_armv8(algorithm, crc, bytes, count);
 #endif
     default:
         // A path this CPU lacks would fault on its first instruction anyway: stop at the bug.
