@@ -41,7 +41,7 @@ enum DecodeCommand: Command {
                 help: "Captures: keep only packets matching this BPF filter\n(pcap-filter(7)), e.g. 'tcp port 9000'."
             ),
             .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
-        ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
+        ] + FramingOptions.specs + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "Captures: a BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -50,7 +50,7 @@ enum DecodeCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let options = try FrameOutputOptions(arguments)
-        let limits = try CaptureLimits(arguments)
+        let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments), framing: FramingOptions(arguments))
         let frameLimit = try arguments.positiveInteger("count")
         let input = try InputArgument(arguments)
         let path = input.path ?? "-"

@@ -28,7 +28,7 @@ enum StreamsCommand: Command {
                    help: "Write each direction's reassembled bytes to its own file in DIR\n(created if missing)."),
             .value("filter", short: "f", valueName: "EXPR",
                    help: "Keep only packets matching this BPF filter (pcap-filter(7)),\ne.g. 'tcp port 9000'."),
-        ] + CaptureLimits.reassemblyOptions,
+        ] + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The capture to read; '-': standard input. Required unless -r FILE."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "A BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -38,7 +38,7 @@ enum StreamsCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let input = try InputArgument(arguments)
         guard let path = input.path else { throw UsageError("missing argument FILE|- (or -r FILE): the capture to read") }
-        let limits = try CaptureLimits(arguments)
+        let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments))
         let opened: InputKind.Opened
         switch InputKind.identify(path: path) {
         case .capture(let capture):
