@@ -17,9 +17,9 @@ enum DissectorCommand: Command {
             """,
         options: [
             .value("format", short: "F", valueName: "NAME|SPEC", help: "Required: a preset (see 'framedump formats') or a layout spec."),
-            .value("name", valueName: "NAME", help: "The protocol name and field prefix (default: the preset\\nname, or 'framedump')."),
+            .value("name", valueName: "NAME", help: "The protocol name and field prefix (default: the preset name, or 'framedump')."),
             .value("port", valueName: "N", help: "Register on TCP port N."),
-            .flag("heuristic", help: "Register as a TCP heuristic dissector (needs a magic or\\nanother checked field)."),
+            .flag("heuristic", help: "Register as a TCP heuristic dissector (needs a magic or another checked field)."),
         ],
         positionals: []
     )
