@@ -26,4 +26,16 @@ extension UnsafeRawBufferPointer {
     func slice(_ offset: Int, _ end: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: self[offset..<end])
     }
+
+    /// The little-endian 32-bit value at `offset`: the host order of PKTAP headers.
+    @inline(__always)
+    func littleUInt32(at offset: Int) -> UInt32 {
+        UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    /// The little-endian 16-bit value at `offset`.
+    @inline(__always)
+    func littleUInt16(at offset: Int) -> UInt16 {
+        UInt16(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
 }

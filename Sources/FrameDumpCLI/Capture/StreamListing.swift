@@ -35,7 +35,7 @@ final class StreamListing {
             try files.write(bytes, for: record.labels[direction.rawValue])
         case .stream(.gap(let number, let direction, let offset, let length, _)):
             records[number]?.gaps[direction.rawValue].append((offset, length))
-        case .stream(.directionClosed), .unsupportedLinkType:
+        case .stream(.directionClosed), .unsupportedLinkType, .connectionProcess:
             break
         case .stream(.connectionClosed(let summary, let reason)):
             records[summary.connection]?.summary = summary
@@ -81,7 +81,9 @@ final class StreamListing {
         if statistics.fragmentsHeld > 0 { packets.append(counted(statistics.fragmentsHeld, "IP fragment")) }
         if statistics.notTCP > 0 { packets.append("\(statistics.notTCP) other") }
         if statistics.malformed > 0 { packets.append("\(statistics.malformed) malformed") }
-        if statistics.unsupportedPackets > 0 { packets.append("\(statistics.unsupportedPackets) of an unsupported link type") }
+        if statistics.unsupportedPackets > 0 {
+            packets.append("\(statistics.unsupportedPackets) unsupported: \(UnsupportedLayerCounts(statistics).list)")
+        }
         if statistics.fragmentDrops > 0 { packets.append(counted(statistics.fragmentDrops, "incomplete datagram") + " dropped") }
         text += "\(counted(records.count, "connection")); \(counted(statistics.packets, "packet")) ("
             + packets.joined(separator: ", ") + ")\n"
@@ -148,6 +150,11 @@ final class StreamListing {
             ("fragment_drops", statistics.fragmentDrops),
         ]
         for (key, value) in counts { appendKey(key, number: UInt64(max(0, value)), to: &buffer) }
+        if statistics.unsupportedPackets > 0 {
+            // Only then, so that captures with none keep their line as it was.
+            buffer.append(contentsOf: ",\"unsupported\":".utf8)
+            UnsupportedLayerCounts(statistics).appendJSONObject(to: &buffer)
+        }
         buffer.append(contentsOf: "}\n".utf8)
         return buffer
     }

@@ -28,6 +28,7 @@ enum StreamsCommand: Command {
                    help: "Write each direction's reassembled bytes to its own file in DIR\n(created if missing)."),
             .value("filter", short: "f", valueName: "EXPR",
                    help: "Keep only packets matching this BPF filter (pcap-filter(7)),\ne.g. 'tcp port 9000'."),
+            ProcessOption.spec,
         ] + CaptureLimits.reassemblyOptions,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The capture to read; '-': standard input. Required unless -r FILE."),
@@ -54,6 +55,7 @@ enum StreamsCommand: Command {
         if let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: input.filterWords) {
             try source.setFilter(filter)
         }
+        source.processSelector = try ProcessOption.selector(arguments)
         // The listing is written once the reading is over, so the line never meets it on a terminal.
         source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: false)
         let files = try arguments.value("write-dir").map { directory throws(CommandFailure) in try StreamFileWriter(directory: directory) }
