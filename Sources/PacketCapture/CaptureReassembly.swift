@@ -72,7 +72,8 @@ public struct CaptureReassembly {
         var recordedDrops = 0
         let selector = processSelector
         let namesProcesses = selector != nil || linkType.namesProcesses
-        // Connections the selector left out, until they close.
+        // Connections the selector left out: until they close, or, when the latest counters are
+        // wanted (a listing, which keeps a record per connection anyway), to the end.
         var withheld = Set<Int>()
         func deliver(_ event: ReassemblyEvent, firstPacket: UnsafeRawBufferPointer?) throws {
             if case .connectionOpened(let connection, _, _, _) = event {
@@ -84,7 +85,7 @@ public struct CaptureReassembly {
                 }
                 if let process { try receive(.connectionProcess(connection: connection, process: process), time) }
             } else if !withheld.isEmpty, withheld.contains(event.connection) {
-                if case .connectionClosed = event { withheld.remove(event.connection) }
+                if case .connectionClosed = event, !reportsLatestCounters { withheld.remove(event.connection) }
                 return
             }
             try receive(.stream(event), time)
