@@ -142,12 +142,26 @@ import Testing
         expectSegment(.ethernet, Self.outer(47, Self.gre(protocolType: 0x8847, Self.stack(1) + ipv4)))
     }
 
+    @Test func erspanAndWCCPInGRE() {
+        let frame = Self.ethernetII(0x0800, ipv4)
+        expectSegment(.ethernet, Self.outer(47, Self.gre(protocolType: 0x88BE, frame)))  // type I: no header
+        let typeII: [UInt8] = [0x10, 0x64, 0x00, 0x01, 0, 0, 0, 0]
+        expectSegment(.ethernet, Self.outer(47, Self.gre(flags: 0x1000, protocolType: 0x88BE, options: [0, 0, 0, 1], typeII + frame)))
+        let typeIII: [UInt8] = [0x20, 0x64, 0x00, 0x01] + [0, 0, 0, 9] + [0, 0, 0x00, 0x00]
+        expectSegment(.ethernet, Self.outer(47, Self.gre(protocolType: 0x22EB, typeIII + frame)))
+        let withSubheader = Array(typeIII.prefix(11)) + [0x01] + [UInt8](repeating: 0, count: 8)
+        expectSegment(.ethernet, Self.outer(47, Self.gre(protocolType: 0x22EB, withSubheader + frame)))
+        let ipFrameType = Array(typeIII.prefix(10)) + [0x08, 0x00]  // FT 2
+        #expect(outcome(.ethernet, Self.outer(47, Self.gre(protocolType: 0x22EB, ipFrameType + ipv4))) == .unsupportedLayer(.etherType(0x22EB)))
+        expectSegment(.ethernet, Self.outer(47, Self.gre(protocolType: 0x883E, [0, 0, 0, 0] + ipv4)))
+    }
+
     @Test func greThatIsNotDecoded() {
         #expect(outcome(.ethernet, Self.outer(47, Self.gre(flags: 0x3001, protocolType: 0x880B, options: [0, 0, 0, 1, 0, 0, 0, 1], [])))
                 == .unsupportedLayer(.greHeader(version: 1, routing: false)))
         #expect(outcome(.ethernet, Self.outer(47, Self.gre(flags: 0x4000, protocolType: 0x0800, options: [0, 0, 0, 0], ipv4)))
                 == .unsupportedLayer(.greHeader(version: 0, routing: true)))
-        #expect(outcome(.ethernet, Self.outer(47, Self.gre(protocolType: 0x88BE, [UInt8](repeating: 0, count: 8)))) == .unsupportedLayer(.etherType(0x88BE)))
+        #expect(outcome(.ethernet, Self.outer(47, Self.gre(protocolType: 0x8909, [UInt8](repeating: 0, count: 8)))) == .unsupportedLayer(.etherType(0x8909)))
         // Key and sequence flags set, options missing: the GRE header starts at 14 + 20.
         #expect(outcome(.ethernet, Self.outer(47, Self.gre(flags: 0x3000, protocolType: 0x0800, [1, 2]))) == .malformed(.truncatedHeader(.gre), offset: 34))
     }
