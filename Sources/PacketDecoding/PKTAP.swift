@@ -39,21 +39,21 @@ enum PKTAP {
     }
 
     private static func header(_ packet: UnsafeRawBufferPointer) -> Header {
-        if packet.count >= version2Length, packet.littleUInt32(at: 36) & version2Flag != 0 {
+        if packet.count >= version2Length, packet.littleEndian(UInt32.self, at: 36) & version2Flag != 0 {
             let length = Int(packet[0])
             guard length >= version2Length, length <= packet.count else {
                 return .invalid(.malformed(.badPKTAPHeaderLength(length), offset: 0))
             }
-            return .valid(length: length, inner: LinkType(rawValue: Int(packet.littleUInt16(at: 6))), version2: true)
+            return .valid(length: length, inner: LinkType(rawValue: Int(packet.littleEndian(UInt16.self, at: 6))), version2: true)
         }
         guard packet.count >= version1Length else { return .invalid(.malformed(.truncatedHeader(.pktap), offset: 0)) }
-        let length = Int(packet.littleUInt32(at: 0))
+        let length = Int(packet.littleEndian(UInt32.self, at: 0))
         guard length >= version1Length, length <= packet.count else {
             return .invalid(.malformed(.badPKTAPHeaderLength(length), offset: 0))
         }
-        let record = packet.littleUInt32(at: 4)
+        let record = packet.littleEndian(UInt32.self, at: 4)
         guard record == packetRecord else { return .invalid(.unsupportedLayer(.pktapRecordType(record))) }
-        return .valid(length: length, inner: LinkType(rawValue: Int(packet.littleUInt32(at: 8))), version2: false)
+        return .valid(length: length, inner: LinkType(rawValue: Int(packet.littleEndian(UInt32.self, at: 8))), version2: false)
     }
 
     /// Locates the IP header in the packet after the PKTAP header.
@@ -82,12 +82,12 @@ enum PKTAP {
                 let start = Int(header[index])
                 return start == 0 ? nil : string(in: header, at: start, maximum: maximum)
             }
-            process = PacketProcess(pid: pid(header.littleUInt32(at: 28)), name: text(offsetAt: 4, maximum: 17),
-                                    effectivePID: pid(header.littleUInt32(at: 32)), effectiveName: text(offsetAt: 5, maximum: 17),
+            process = PacketProcess(pid: pid(header.littleEndian(UInt32.self, at: 28)), name: text(offsetAt: 4, maximum: 17),
+                                    effectivePID: pid(header.littleEndian(UInt32.self, at: 32)), effectiveName: text(offsetAt: 5, maximum: 17),
                                     interface: text(offsetAt: 3, maximum: 24))
         } else {
-            process = PacketProcess(pid: pid(header.littleUInt32(at: 52)), name: string(in: header, at: 56, maximum: 17),
-                                    effectivePID: pid(header.littleUInt32(at: 84)), effectiveName: string(in: header, at: 88, maximum: 17),
+            process = PacketProcess(pid: pid(header.littleEndian(UInt32.self, at: 52)), name: string(in: header, at: 56, maximum: 17),
+                                    effectivePID: pid(header.littleEndian(UInt32.self, at: 84)), effectiveName: string(in: header, at: 88, maximum: 17),
                                     interface: string(in: header, at: 12, maximum: 24))
         }
         return process.pid == nil && process.name == nil && process.effectivePID == nil && process.effectiveName == nil

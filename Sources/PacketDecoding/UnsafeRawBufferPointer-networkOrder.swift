@@ -27,15 +27,10 @@ extension UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: self[offset..<end])
     }
 
-    /// The little-endian 32-bit value at `offset`: the host order of PKTAP headers.
+    /// The little-endian value of type `T` at `offset`: PKTAP headers are in the capturing
+    /// host's order, little endian on every Apple machine.
     @inline(__always)
-    func littleUInt32(at offset: Int) -> UInt32 {
-        UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-    }
-
-    /// The little-endian 16-bit value at `offset`.
-    @inline(__always)
-    func littleUInt16(at offset: Int) -> UInt16 {
-        UInt16(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    func littleEndian<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> T {
+        T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 }
