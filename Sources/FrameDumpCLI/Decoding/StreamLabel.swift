@@ -71,20 +71,20 @@ struct StreamLabel: Sendable, Equatable {
 
     /// `,"proc":{"pid":412,"name":"Safari","if":"en0"}`, with `epid` and `ename` for a delegated socket.
     private static func appendJSON(_ process: PacketProcess, to buffer: inout [UInt8]) {
-        var members: [(String, (inout [UInt8]) -> Void)] = []
-        if let pid = process.pid { members.append(("pid", { $0.append(contentsOf: "\(pid)".utf8) })) }
-        if let name = process.name { members.append(("name", { JSONString.append(name, to: &$0) })) }
+        var separator = "{"
+        func key(_ name: String) {
+            buffer.append(contentsOf: "\(separator)\"\(name)\":".utf8)
+            separator = ","
+        }
+        buffer.append(contentsOf: ",\"proc\":".utf8)
+        if let pid = process.pid { key("pid"); buffer.append(contentsOf: "\(pid)".utf8) }
+        if let name = process.name { key("name"); JSONString.append(name, to: &buffer) }
         if process.isDelegated {
-            if let pid = process.effectivePID { members.append(("epid", { $0.append(contentsOf: "\(pid)".utf8) })) }
-            if let name = process.effectiveName { members.append(("ename", { JSONString.append(name, to: &$0) })) }
+            if let pid = process.effectivePID { key("epid"); buffer.append(contentsOf: "\(pid)".utf8) }
+            if let name = process.effectiveName { key("ename"); JSONString.append(name, to: &buffer) }
         }
-        if let interface = process.interface { members.append(("if", { JSONString.append(interface, to: &$0) })) }
-        buffer.append(contentsOf: ",\"proc\":{".utf8)
-        for (index, (key, value)) in members.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            buffer.append(contentsOf: "\"\(key)\":".utf8)
-            value(&buffer)
-        }
+        if let interface = process.interface { key("if"); JSONString.append(interface, to: &buffer) }
+        if separator == "{" { buffer.append(UInt8(ascii: "{")) }
         buffer.append(UInt8(ascii: "}"))
     }
 }
