@@ -18,8 +18,8 @@ enum StreamsCommand: Command {
 
         With --write-dir DIR, each direction's bytes go to DIR/connNNNN-DIR-SRC.PORT-DST.PORT.bin.
         Files hold only captured bytes, back to back: gaps are not filled in (the listing says
-        where they were). Exit status: 0, 1 usage error or bad filter, 2 gaps, malformed packets,
-        limits reached, or an unreadable capture. JSON schema: docs/cli.md.
+        where they were). Exit status: 0, 1 usage error or bad filter, 2 gaps, malformed or
+        unsupported packets, limits reached, or an unreadable capture. JSON schema: docs/cli.md.
         """,
         options: [
             InputArgument.readOption,
