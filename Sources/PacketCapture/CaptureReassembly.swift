@@ -70,26 +70,8 @@ public struct CaptureReassembly {
         var parser = PacketParser(linkType: linkType)
         var reassembler = TCPReassembler(limits: limits)
         var recordedDrops = 0
-        let selector = processSelector
-        let namesProcesses = selector != nil || linkType.namesProcesses
-        // Connections the selector left out: until they close, or, when the latest counters are
-        // wanted (a listing, which keeps a record per connection anyway), to the end.
-        var withheld = Set<Int>()
-        func deliver(_ event: ReassemblyEvent, firstPacket: UnsafeRawBufferPointer?) throws {
-            if case .connectionOpened(let connection, _, _, _) = event {
-                let process = firstPacket.flatMap { parser.process(of: $0) }
-                if let selector, !selector.matches(process) {
-                    withheld.insert(connection)
-                    statistics.connectionsNotSelected += 1
-                    return
-                }
-                if let process { try receive(.connectionProcess(connection: connection, process: process), time) }
-            } else if !withheld.isEmpty, withheld.contains(event.connection) {
-                if case .connectionClosed = event, !reportsLatestCounters { withheld.remove(event.connection) }
-                return
-            }
-            try receive(.stream(event), time)
-        }
+        let namesProcesses = processSelector != nil || linkType.namesProcesses
+        var attribution = ProcessAttribution(selector: processSelector, remembersClosed: reportsLatestCounters)
         do {
             while let packet = try source.next() {
                 statistics.packets += 1
@@ -98,7 +80,9 @@ public struct CaptureReassembly {
                 switch parser.parse(packet.bytes, wireLength: packet.originalLength, timestamp: time) {
                 case .segment(let segment) where namesProcesses:
                     statistics.segments += 1
-                    try reassembler.process(segment, at: time) { try deliver($0, firstPacket: packet.bytes) }
+                    try reassembler.process(segment, at: time) { event in
+                        try attribution.deliver(event, process: { parser.process(of: packet.bytes) }, at: time, to: receive)
+                    }
                 case .segment(let segment):
                     statistics.segments += 1
                     try reassembler.process(segment, at: time) { try receive(.stream($0), time) }
@@ -131,11 +115,12 @@ public struct CaptureReassembly {
             statistics.unsupportedLayers[.linkType(linkType)] = statistics.unsupportedPackets
         }
         if reportsLatestCounters {
-            for summary in reassembler.trackedConnections where !withheld.contains(summary.connection) {
+            for summary in reassembler.trackedConnections where !attribution.withholds(summary.connection) {
                 try receive(.latestCounters(summary), time)
             }
         }
-        try reassembler.finish { try deliver($0, firstPacket: nil) }
+        try reassembler.finish { try attribution.deliver($0, process: { nil }, at: time, to: receive) }
+        statistics.connectionsNotSelected = attribution.notSelected
         return statistics
     }
 }

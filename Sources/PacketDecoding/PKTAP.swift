@@ -78,7 +78,7 @@ enum PKTAP {
         let header = packet.slice(0, length)
         let process: PacketProcess
         if version2 {
-            func text(offsetAt index: Int, maximum: Int) -> String? {
+            func text(offsetAt index: Int, maximum: Int) -> InlineText? {
                 let start = Int(header[index])
                 return start == 0 ? nil : string(in: header, at: start, maximum: maximum)
             }
@@ -101,10 +101,9 @@ enum PKTAP {
     }
 
     /// The NUL-terminated text at `start` (at most `maximum` bytes, within `header`); `nil` when empty.
-    private static func string(in header: UnsafeRawBufferPointer, at start: Int, maximum: Int) -> String? {
+    private static func string(in header: UnsafeRawBufferPointer, at start: Int, maximum: Int) -> InlineText? {
         guard start < header.count else { return nil }
         let field = header.slice(start, min(header.count, start + maximum))
-        let end = field.firstIndex(of: 0) ?? field.count
-        return end == 0 ? nil : String(decoding: field.slice(0, end), as: UTF8.self)
+        return InlineText(field.slice(0, field.firstIndex(of: 0) ?? field.count))
     }
 }
