@@ -83,50 +83,39 @@ public struct PacketParser {
         // The layer decoders are `@inline(__always)`: passing their result enums through memory
         // between separate functions made this path 2.5 times slower (measured, release build).
         defragmenter.advance(to: timestamp)
-        return decode(LinkLayer.decapsulate(packet, linkType: linkType), in: packet, wireLength: wireLength, timestamp: timestamp,
-                      tunnels: 0)
-    }
-
-    /// Decodes from the IP header `link` located in `packet` down to TCP; `tunnels`: how many
-    /// tunnels `packet` is inside.
-    @inline(__always)
-    private mutating func decode(_ link: LinkLayer.Outcome, in packet: UnsafeRawBufferPointer, wireLength: Int,
-                                 timestamp: Timestamp, tunnels: Int) -> Result {
-        let network: NetworkLayerOutcome
-        switch link {
-        case .ipv4(let offset):
-            network = IPv4.decode(packet, at: offset, wireLength: wireLength, timestamp: timestamp, defragmenter: &defragmenter)
-        case .ipv6(let offset):
-            network = IPv6.decode(packet, at: offset, wireLength: wireLength, timestamp: timestamp, defragmenter: &defragmenter)
-        case .notIP:
-            return .notTCP
-        case .malformed(let reason, let offset):
-            return .malformed(reason, offset: offset)
-        case .unsupported:
-            return .unsupportedLinkType(linkType)
-        case .unsupportedLayer(let layer):
-            return .unsupportedLayer(layer)
-        }
-        switch network {
-        case .tcp(let transport): return TCPHeader.decode(transport)
-        case .fragmentHeld: return .fragmentHeld
-        case .notTCP: return .notTCP
-        case .malformed(let reason, let offset): return .malformed(reason, offset: offset)
-        case .encapsulated(let protocolNumber, let transport):
-            return tunnel(protocolNumber, transport, timestamp: timestamp, tunnels: tunnels + 1)
-        }
-    }
-
-    /// Decodes a tunnel's payload (`IPTunnel`) as a packet of its own: offsets from its start,
-    /// its IP length as the wire length; errors are reported at their byte in the outer packet.
-    /// Kept out of line, so that the common path is the same as without tunnels.
-    @inline(never)
-    private mutating func tunnel(_ protocolNumber: UInt8, _ transport: TransportBytes, timestamp: Timestamp, tunnels: Int) -> Result {
-        guard tunnels <= LinkLayer.maximumNesting else { return .unsupportedLayer(.nestingTooDeep) }
-        let inner = IPTunnel.decapsulate(protocolNumber, payload: transport.captured, depth: 0)
-        switch decode(inner, in: transport.captured, wireLength: transport.length, timestamp: timestamp, tunnels: tunnels) {
-        case .malformed(let reason, let offset): return .malformed(reason, offset: transport.offset + offset)
-        case let result: return result
+        var link = LinkLayer.decapsulate(packet, linkType: linkType)
+        // A tunnel's payload is decoded as a packet of its own (offsets from its start, its IP
+        // length as the wire length); `base` is where it starts in the captured packet.
+        var (bytes, wire, base, tunnels) = (packet, wireLength, 0, 0)
+        while true {
+            let network: NetworkLayerOutcome
+            switch link {
+            case .ipv4(let offset):
+                network = IPv4.decode(bytes, at: offset, wireLength: wire, timestamp: timestamp, defragmenter: &defragmenter)
+            case .ipv6(let offset):
+                network = IPv6.decode(bytes, at: offset, wireLength: wire, timestamp: timestamp, defragmenter: &defragmenter)
+            case .notIP:
+                return .notTCP
+            case .malformed(let reason, let offset):
+                return .malformed(reason, offset: base + offset)
+            case .unsupported:
+                return .unsupportedLinkType(linkType)
+            case .unsupportedLayer(let layer):
+                return .unsupportedLayer(layer)
+            }
+            switch network {
+            case .tcp(var transport):
+                transport.offset += base
+                return TCPHeader.decode(transport)
+            case .fragmentHeld: return .fragmentHeld
+            case .notTCP: return .notTCP
+            case .malformed(let reason, let offset): return .malformed(reason, offset: base + offset)
+            case .encapsulated(let protocolNumber, let transport):
+                tunnels += 1
+                guard tunnels <= LinkLayer.maximumNesting else { return .unsupportedLayer(.nestingTooDeep) }
+                (bytes, wire, base) = (transport.captured, transport.length, base + transport.offset)
+                link = IPTunnel.decapsulate(protocolNumber, payload: bytes, depth: 0)
+            }
         }
     }
 
