@@ -24,7 +24,8 @@ import Testing
                 #expect(listed.file == nil || listed.file?.hasPrefix(String(format: "conn%04d-%@-", mine.number, index == 0 ? "c2s" : "s2c")) == true)
             }
         }
-        #expect(run.result.status == (run.connections.contains { $0.directions.contains { !$0.gaps.isEmpty } } ? 2 : 0))
+        let unsupported = try fixture.summary()["unsupported"] != nil  // packets of layers not decoded
+        #expect(run.result.status == (unsupported || run.connections.contains { $0.directions.contains { !$0.gaps.isEmpty } } ? 2 : 0))
     }
 
     @Test func listingNamesStateRolesAndCounts() throws {
