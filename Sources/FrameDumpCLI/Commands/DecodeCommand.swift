@@ -42,7 +42,7 @@ enum DecodeCommand: Command {
             ),
             .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
             ProcessOption.spec,
-        ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
+        ] + FramingOptions.specs + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "Captures: a BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -51,8 +51,9 @@ enum DecodeCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let options = try FrameOutputOptions(arguments)
-        let limits = try CaptureLimits(arguments)
+        let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments), framing: FramingOptions(arguments))
         let frameLimit = try arguments.positiveInteger("count")
+        let process = try ProcessOption(arguments)
         let input = try InputArgument(arguments)
         let path = input.path ?? "-"
         if path == "-", Terminal.isTerminal(0) {
@@ -63,7 +64,7 @@ enum DecodeCommand: Command {
         let opened: InputKind.Opened
         switch InputKind.identify(path: path) {
         case .capture(let capture):
-            return try CaptureDecoding.run(path: path, opened: capture, filter: filter, process: ProcessOption.selector(arguments),
+            return try CaptureDecoding.run(path: path, opened: capture, filter: filter, process: process.selector,
                                            options: options, limits: limits,
                                            keepsTotals: arguments.flag("summary"), context: context, frameLimit: frameLimit)
         case .hexDump(let text):
@@ -77,7 +78,7 @@ enum DecodeCommand: Command {
             throw UsageError("\(what) applies only to a capture (pcap or pcapng), and \(path == "-" ? "standard input" : path) is not one")
         }
         if arguments.flag("summary") { throw UsageError("--summary applies only to a capture; a hex dump is one stream") }
-        if arguments.value("process") != nil { throw UsageError("--process applies only to a capture; a hex dump names no process") }
+        if process.selector != nil { throw UsageError("--process applies only to a capture; a hex dump names no process") }
         let bytes = try HexDumpSource(path: path, opened: opened).read()
         let configuration = limits.framing(format: options.format)
         if options.json {

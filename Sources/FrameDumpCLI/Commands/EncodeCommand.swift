@@ -1,10 +1,5 @@
 import FrameCodec
 import PacketDecoding
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `framedump encode --format NAME|SPEC [FRAME OPTIONS | FILE|-]`: builds frames and writes them
 /// as bytes, hex lines, or a synthetic TCP conversation in a pcap file.
@@ -188,18 +183,22 @@ enum EncodeCommand: Command {
     /// Reads `path` (`-`: standard input) in 64 KiB steps and calls `body` with each non-blank
     /// line and its number, so input of any length is encoded as it arrives.
     private static func readLines(path: String, name: String, _ body: (ArraySlice<UInt8>, Int) throws -> Void) throws {
-        let fileDescriptor = path == "-" ? 0 : open(path, O_RDONLY)
-        guard fileDescriptor >= 0 else {
-            throw CommandFailure(message: "framedump encode: cannot read \(name): \(SystemError(code: errno).text)", status: .badInput)
+        let cannotRead = { (error: SystemError) in
+            CommandFailure(message: "framedump encode: cannot read \(name): \(error.text)", status: .badInput)
         }
-        defer { if fileDescriptor != 0 { close(fileDescriptor) } }
+        let fileDescriptor: Int32
+        switch FileDescriptorIO.openForReading(path) {
+        case .success(let opened): fileDescriptor = opened
+        case .failure(let error): throw cannotRead(error)
+        }
+        defer { if fileDescriptor != 0 { FileDescriptorIO.close(fileDescriptor) } }
         var splitter = LineSplitter()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure(message: "framedump encode: cannot read \(name): \(SystemError(code: errno).text)", status: .badInput)
+            let count: Int
+            switch chunk.withUnsafeMutableBytes({ FileDescriptorIO.readSome(fileDescriptor, into: $0) }) {
+            case .success(let bytes): count = bytes
+            case .failure(let error): throw cannotRead(error)
             }
             if count == 0 { break }
             try chunk.withUnsafeBytes { try splitter.process(UnsafeRawBufferPointer(rebasing: $0[..<count]), body) }

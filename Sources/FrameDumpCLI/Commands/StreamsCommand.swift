@@ -29,7 +29,7 @@ enum StreamsCommand: Command {
             .value("filter", short: "f", valueName: "EXPR",
                    help: "Keep only packets matching this BPF filter (pcap-filter(7)),\ne.g. 'tcp port 9000'."),
             ProcessOption.spec,
-        ] + CaptureLimits.reassemblyOptions,
+        ] + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The capture to read; '-': standard input. Required unless -r FILE."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "A BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -39,7 +39,7 @@ enum StreamsCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let input = try InputArgument(arguments)
         guard let path = input.path else { throw UsageError("missing argument FILE|- (or -r FILE): the capture to read") }
-        let limits = try CaptureLimits(arguments)
+        let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments))
         let opened: InputKind.Opened
         switch InputKind.identify(path: path) {
         case .capture(let capture):
@@ -55,7 +55,7 @@ enum StreamsCommand: Command {
         if let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: input.filterWords) {
             try source.setFilter(filter)
         }
-        source.processSelector = try ProcessOption.selector(arguments)
+        source.processSelector = try ProcessOption(arguments).selector
         // The listing is written once the reading is over, so the line never meets it on a terminal.
         source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: false)
         let files = try arguments.value("write-dir").map { directory throws(CommandFailure) in try StreamFileWriter(directory: directory) }

@@ -14,7 +14,7 @@ import PacketDecoding
 ///   once the bytes before it are written; the other direction keeps flowing.
 /// - **Failures**: an upstream that refuses (each resolved address is tried in turn) or drops
 ///   is reported and the client connection closed; a reset from either side is passed on as a
-///   reset (`SO_LINGER` 0), after the decoders report what was left unfinished as `truncated`.
+///   reset (`SO_LINGER` 0), after both streams are reported ended.
 final class RelayConnection: PeerDelegate {
     /// The connection's number, from 1.
     let number: Int
@@ -23,19 +23,20 @@ final class RelayConnection: PeerDelegate {
     private let clientEndpoint: Endpoint
     private var upstreamAddresses: ArraySlice<SocketAddress>
     private var lastConnectError: SocketError?
-    private let decoding: LiveDecoding
     private let loop: EventLoop
     private let bufferLimit: Int
-    private let report: (String) -> Void
+    private let report: (LiveEvent) -> Void
     private let onClose: (RelayConnection) -> Void
-    private var clientToServer: StreamID?
-    private var serverToClient: StreamID?
+    /// Whether the streams were reported opened.
+    private var streamsOpen = false
+    /// Directions reported opened and not yet ended.
+    private var unendedDirections: [StreamDirection] = []
 
     /// Starts relaying `client` to the first of `upstreamAddresses` that accepts.
     ///
     /// - Parameters:
     ///   - bufferLimit: bytes buffered toward one side before the other is no longer read.
-    ///   - report: writes one line about the connection to standard error.
+    ///   - report: told about the connection and its bytes.
     ///   - onClose: called once when both sockets are closed.
     init(
         number: Int,
@@ -43,14 +44,12 @@ final class RelayConnection: PeerDelegate {
         clientAddress: SocketAddress,
         upstreamAddresses: [SocketAddress],
         loop: EventLoop,
-        decoding: LiveDecoding,
         bufferLimit: Int,
-        report: @escaping (String) -> Void,
+        report: @escaping (LiveEvent) -> Void,
         onClose: @escaping (RelayConnection) -> Void
     ) throws(SocketError) {
         self.number = number
         self.loop = loop
-        self.decoding = decoding
         self.bufferLimit = bufferLimit
         self.report = report
         self.onClose = onClose
@@ -87,27 +86,23 @@ final class RelayConnection: PeerDelegate {
                 lastConnectError = error
             }
         }
-        let reason = lastConnectError?.reason ?? "no address"
-        report("conn \(number) \(clientEndpoint): cannot connect to upstream: \(reason); client connection closed")
+        report(.upstreamUnreachable(connection: number, client: clientEndpoint, lastConnectError))
         client.close()
         onClose(self)
     }
 
     func peerDidConnect(_ peer: Peer) {
         let serverEndpoint = peer.socket.peerAddress?.endpoint ?? clientEndpoint
-        let label = StreamLabel(connection: number, direction: .clientToServer, source: clientEndpoint, destination: serverEndpoint)
-        clientToServer = LiveDecoding.stream(label)
-        serverToClient = LiveDecoding.stream(label.reversed)
-        decoding.open(label)
-        decoding.open(label.reversed)
-        report("conn \(number) \(label.sourceText) → \(label.destinationText) open")
+        streamsOpen = true
+        unendedDirections = [.clientToServer, .serverToClient]
+        report(.opened(connection: number, client: clientEndpoint, server: serverEndpoint))
         client.readPaused = false
     }
 
     func peer(_ peer: Peer, received bytes: UnsafeRawBufferPointer) {
-        guard let upstream, let clientToServer, let serverToClient else { return }
-        let (stream, other) = peer === client ? (clientToServer, upstream) : (serverToClient, client)
-        decoding.receive(bytes, on: stream, at: peer.bytesRead - UInt64(bytes.count))
+        guard let upstream, streamsOpen else { return }
+        let (direction, other) = peer === client ? (StreamDirection.clientToServer, upstream) : (.serverToClient, client)
+        report(.received(connection: number, direction: direction, bytes: bytes, offset: peer.bytesRead - UInt64(bytes.count), time: WallClock.now()))
         other.send(bytes)
         if other.outgoing.count >= bufferLimit { peer.readPaused = true }
     }
@@ -120,9 +115,9 @@ final class RelayConnection: PeerDelegate {
     }
 
     func peerReachedEnd(_ peer: Peer) {
-        guard let upstream, let clientToServer, let serverToClient else { return }
-        let (stream, other) = peer === client ? (clientToServer, upstream) : (serverToClient, client)
-        decoding.end(stream)
+        guard let upstream, streamsOpen else { return }
+        let (direction, other) = peer === client ? (StreamDirection.clientToServer, upstream) : (.serverToClient, client)
+        endStream(direction, at: WallClock.now())
         other.finishWriting()
         closeWhenDone()
     }
@@ -135,13 +130,13 @@ final class RelayConnection: PeerDelegate {
             connectUpstream()
             return
         }
-        let side = peer === client ? "client" : "upstream"
+        let side: ConnectionSide = peer === client ? .client : .server
         let other = peer === client ? upstream : client
         endStreams()
         // What the failed side sent was forwarded as it arrived; the failure follows it as a reset.
         other?.abort()
         peer.close()
-        report("conn \(number): \(side) \(error); \(side == "client" ? "upstream" : "client") connection reset")
+        reportClosed(reason: .failed(side: side, error))
         onClose(self)
     }
 
@@ -151,8 +146,13 @@ final class RelayConnection: PeerDelegate {
               client.outgoing.isEmpty, upstream.outgoing.isEmpty else { return }
         client.close()
         upstream.close()
-        report("conn \(number) closed: c2s \(counted(client.bytesRead, "byte")), s2c \(counted(upstream.bytesRead, "byte"))")
+        reportClosed(reason: nil)
         onClose(self)
+    }
+
+    private func reportClosed(reason: CloseReason?) {
+        let bytes = byteCounts
+        report(.closed(connection: number, clientToServer: bytes.clientToServer, serverToClient: bytes.serverToClient, reason: reason))
     }
 
     /// Stops relaying (SIGINT/SIGTERM): ends both streams and closes both sockets.
@@ -160,16 +160,22 @@ final class RelayConnection: PeerDelegate {
         endStreams()
         client.close()
         upstream?.close()
+        reportClosed(reason: .stopped)
     }
 
     /// Whether both sockets are closed (also when the upstream could not be reached at all).
     var isClosed: Bool { client.isClosed && upstream?.isClosed != false }
 
-    /// Ends both decoded streams (an ended stream's second end reports nothing).
+    /// Reports the directions not yet ended as ended.
     private func endStreams() {
-        if let clientToServer { decoding.end(clientToServer) }
-        if let serverToClient { decoding.end(serverToClient) }
-        clientToServer = nil
-        serverToClient = nil
+        let time = WallClock.now()
+        for direction in unendedDirections { endStream(direction, at: time) }
+    }
+
+    /// Reports `direction` ended, once.
+    private func endStream(_ direction: StreamDirection, at time: Timestamp) {
+        guard let index = unendedDirections.firstIndex(of: direction) else { return }
+        unendedDirections.remove(at: index)
+        report(.streamEnded(connection: number, direction: direction, time: time))
     }
 }

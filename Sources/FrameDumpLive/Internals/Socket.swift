@@ -1,12 +1,14 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A non-blocking TCP socket descriptor and the calls the live commands make on it.
 ///
-/// Thin wrappers over `socket(2)`, `accept4(2)`, `connect(2)`, `recv(2)`, `send(2)` and
-/// `shutdown(2)`. Every socket is made with `SOCK_NONBLOCK | SOCK_CLOEXEC`; sends pass
-/// `MSG_NOSIGNAL` so a peer that went away is an `EPIPE` result, never a SIGPIPE.
+/// Thin wrappers over `socket(2)`, `accept(2)`, `connect(2)`, `recv(2)`, `send(2)` and
+/// `shutdown(2)`. Every socket is non-blocking and close-on-exec, and a peer that went away is
+/// an `EPIPE` result, never a SIGPIPE (``SystemCalls`` says how on each system).
 struct Socket: Hashable, Sendable {
     /// The file descriptor.
     let descriptor: Int32
@@ -23,18 +25,16 @@ struct Socket: Hashable, Sendable {
         case failed(SocketError)
     }
 
-    private static let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-
     /// A socket listening on `address`, with `SO_REUSEADDR` (a restarted tool can bind the port
     /// its predecessor left in TIME_WAIT) and, for IPv6, `IPV6_V6ONLY`.
     static func listening(on address: SocketAddress, backlog: Int32 = 128) throws(SocketError) -> Socket {
-        let descriptor = Glibc.socket(address.family, streamType, 0)
+        let descriptor = SystemCalls.streamSocket(address.family)
         guard descriptor >= 0 else { throw SocketError("socket") }
         let socket = Socket(descriptor: descriptor)
         socket.setOption(SOL_SOCKET, SO_REUSEADDR, 1)
         if address.family == AF_INET6 { socket.setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 1) }
-        let bound = address.withSockaddr { Glibc.bind(descriptor, $0, $1) }
-        guard bound == 0, Glibc.listen(descriptor, backlog) == 0 else {
+        let bound = address.withSockaddr { SystemCalls.bindAddress(descriptor, $0, $1) }
+        guard bound == 0, SystemCalls.listenOn(descriptor, backlog: backlog) == 0 else {
             let error = SocketError(bound == 0 ? "listen" : "bind")
             socket.close()
             throw error
@@ -48,11 +48,11 @@ struct Socket: Hashable, Sendable {
     ///   it becomes writable when done, and ``pendingError()`` tells how it went).
     /// - Throws: ``SocketError`` when the attempt fails at once (e.g. `ECONNREFUSED` on loopback).
     static func connecting(to address: SocketAddress) throws(SocketError) -> (socket: Socket, inProgress: Bool) {
-        let descriptor = Glibc.socket(address.family, streamType, 0)
+        let descriptor = SystemCalls.streamSocket(address.family)
         guard descriptor >= 0 else { throw SocketError("socket") }
         let socket = Socket(descriptor: descriptor)
         socket.setOption(Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-        let result = address.withSockaddr { Glibc.connect(descriptor, $0, $1) }
+        let result = address.withSockaddr { SystemCalls.connectTo(descriptor, $0, $1) }
         if result == 0 { return (socket, false) }
         if errno == EINPROGRESS { return (socket, true) }
         let error = SocketError("connect")
@@ -61,15 +61,14 @@ struct Socket: Hashable, Sendable {
     }
 
     /// Accepts one pending connection and makes it non-blocking and close-on-exec (Glibc's
-    /// Swift module does not export `accept4`, which needs `_GNU_SOURCE`).
+    /// Swift module does not export `accept4`, which needs `_GNU_SOURCE`; Darwin has none).
     ///
     /// - Returns: the connection and the client's address, or `nil` when none is pending.
     /// - Throws: ``SocketError`` for other failures (e.g. `EMFILE`).
     func accept() throws(SocketError) -> (Socket, SocketAddress)? {
         while true {
-            if let (address, descriptor) = SocketAddress.filled(by: { Glibc.accept(self.descriptor, $0, $1) }) {
-                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            if let (address, descriptor) = SocketAddress.filled(by: { SystemCalls.acceptOn(self.descriptor, $0, $1) }) {
+                SystemCalls.prepareAccepted(descriptor)
                 let socket = Socket(descriptor: descriptor)
                 socket.setOption(Int32(IPPROTO_TCP), TCP_NODELAY, 1)
                 return (socket, address)
@@ -117,7 +116,7 @@ struct Socket: Hashable, Sendable {
     /// Writes as much of `bytes` as the socket takes now (`send(2)` with `MSG_NOSIGNAL`).
     func write(_ bytes: UnsafeRawBufferPointer) -> Transfer {
         while true {
-            let count = send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+            let count = send(descriptor, bytes.baseAddress, bytes.count, SystemCalls.sendFlags)
             if count > 0 { return .bytes(count) }
             if count == 0 { return .wouldBlock }
             switch errno {
@@ -135,14 +134,14 @@ struct Socket: Hashable, Sendable {
 
     /// Closes the descriptor.
     func close() {
-        _ = Glibc.close(descriptor)
+        SystemCalls.closeDescriptor(descriptor)
     }
 
     /// Closes with a reset (RST) instead of FIN: `SO_LINGER` on with a zero timeout. Used to
     /// pass a reset on to the other side of a relay.
     func abort() {
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        var linger = SystemCalls.resetOnClose
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout.size(ofValue: linger)))
         close()
     }
 

@@ -1,19 +1,6 @@
-/// A `[HOST:]PORT` or `HOST:PORT` command-line argument, before name resolution.
-///
-/// Accepted forms: `9000`, `localhost:9000`, `127.0.0.1:9000`, `[::1]:9000`. An IPv6 address
-/// goes in brackets (RFC 3986 §3.2.2), so the last colon always separates the port.
-struct HostPort: Equatable, Sendable, CustomStringConvertible {
-    /// The host name or address without brackets, or `nil` when only a port was given.
-    var host: String?
-    /// The TCP port; 0 asks the system for any free port (listening only).
-    var port: UInt16
+import FrameDumpLive
 
-    /// `host:port`, with brackets around an IPv6 address.
-    var description: String {
-        guard let host else { return "\(port)" }
-        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    }
-
+extension HostPort {
     /// Parses `text`.
     ///
     /// - Parameters:

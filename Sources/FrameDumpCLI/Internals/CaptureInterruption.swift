@@ -37,10 +37,16 @@ enum CaptureInterruption {
         signalledCapture = capture.interrupter
         receivedSignal = 0
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { signal in
+        let handler: @convention(c) (Int32) -> Void = { signal in
             receivedSignal = signal
             signalledCapture?.breakLoop()
         }
+        // The handler's union member is named differently by glibc and Darwin's <signal.h>.
+        #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = handler
+        #else
+        action.__sigaction_u.__sa_handler = handler
+        #endif
         action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND) // 0x80000000 in a signed field
         sigemptyset(&action.sa_mask)
         var previousInterrupt = sigaction(), previousTerminate = sigaction()

@@ -1,12 +1,14 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Reads a descriptor such as standard input inside an ``EventLoop``, without changing its
 /// flags: one `read(2)` per readiness event cannot block, so the descriptor (shared with the
 /// shell, maybe a terminal) is never made non-blocking behind the user's back.
 ///
-/// epoll refuses regular files and `/dev/null` (`EPERM`): those are always readable, so they
+/// The epoll backend refuses regular files and `/dev/null` (`EPERM`): those are always readable, so they
 /// are read chunk by chunk whenever the reader is not paused, the same backpressure either way.
 final class InputReader: EventHandler {
     private let descriptor: Int32
@@ -43,7 +45,7 @@ final class InputReader: EventHandler {
         self.onEnd = onEnd
     }
 
-    /// Starts reading: watched by the loop, or read now when epoll cannot watch it.
+    /// Starts reading: watched by the loop, or read now when the backend cannot watch it (epoll: a regular file).
     func start() {
         do {
             try loop.register(descriptor, .read, self)

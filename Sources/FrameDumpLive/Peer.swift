@@ -21,7 +21,7 @@ protocol PeerDelegate: AnyObject {
 /// buffer has drained — how a half-close is passed on.
 final class Peer: EventHandler {
     /// Reads per readiness event before the loop moves on to other sockets (level-triggered
-    /// epoll calls back for the rest), so one busy connection cannot starve the others.
+    /// readiness calls back for the rest), so one busy connection cannot starve the others.
     static let readsPerEvent = 4
 
     let socket: Socket
@@ -50,7 +50,7 @@ final class Peer: EventHandler {
     ///
     /// - Parameters:
     ///   - connecting: whether a non-blocking connect is in progress.
-    /// - Throws: ``SocketError`` from `epoll_ctl`.
+    /// - Throws: ``SocketError`` from the loop's backend (`epoll_ctl`).
     init(socket: Socket, loop: EventLoop, connecting: Bool = false) throws(SocketError) {
         self.socket = socket
         self.loop = loop

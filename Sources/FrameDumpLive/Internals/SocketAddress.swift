@@ -1,10 +1,15 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import PacketDecoding
 
 /// An IPv4 or IPv6 socket address (`sockaddr_in` / `sockaddr_in6`) as the socket calls take it.
-struct SocketAddress: Sendable {
+///
+/// Made by ``resolve(_:defaultHost:)``; read as an ``Endpoint`` (address and port) everywhere
+/// else.
+public struct SocketAddress: Sendable {
     /// Big enough for either family.
     private var storage = sockaddr_storage()
     /// The bytes of `storage` in use (`sizeof(sockaddr_in)` or `sizeof(sockaddr_in6)`).
@@ -45,7 +50,7 @@ struct SocketAddress: Sendable {
     }
 
     /// The address and port as an ``Endpoint`` (printed `ip:port`, IPv6 `[ip]:port`).
-    var endpoint: Endpoint {
+    public var endpoint: Endpoint {
         withUnsafeBytes(of: storage) { raw in
             if family == AF_INET6 {
                 let address = raw.load(as: sockaddr_in6.self)
@@ -60,32 +65,20 @@ struct SocketAddress: Sendable {
         }
     }
 
-    /// The addresses of the server a command connects to (`connect`'s, `proxy`'s upstream); a
-    /// missing host is 127.0.0.1, as for listening.
-    ///
-    /// - Parameters:
-    ///   - hostPort: The server's address as the command line gave it.
-    ///   - prefix: What the message says before the address, e.g. `framedump proxy: upstream`.
-    /// - Throws: ``CommandFailure`` (exit 1, as for a malformed address) saying why the name
-    ///   does not resolve.
-    static func resolveServer(_ hostPort: HostPort, messagePrefix prefix: String) throws(CommandFailure) -> [SocketAddress] {
-        do {
-            return try resolve(hostPort, defaultHost: "127.0.0.1")
-        } catch {
-            throw CommandFailure(message: "\(prefix) \(hostPort): \(error)", status: .usage)
-        }
-    }
-
     /// The addresses `hostPort` names, in `getaddrinfo(3)`'s order (RFC 6724 preference).
     ///
     /// A numeric host is not looked up; a name is resolved through the system's resolver
     /// (`/etc/hosts` for `localhost`). A missing host is `defaultHost`.
     ///
+    /// - Parameters:
+    ///   - hostPort: the host and port as the command line gave them.
+    ///   - defaultHost: the host when `hostPort` has none, e.g. `127.0.0.1`.
+    /// - Returns: one address or more, IPv4 and IPv6 only.
     /// - Throws: ``SocketError`` with `getaddrinfo`'s message when the name does not resolve.
-    static func resolve(_ hostPort: HostPort, defaultHost: String) throws(SocketError) -> [SocketAddress] {
+    public static func resolve(_ hostPort: HostPort, defaultHost: String) throws(SocketError) -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = SystemCalls.streamType
         hints.ai_flags = AI_NUMERICSERV
         var list: UnsafeMutablePointer<addrinfo>?
         let host = hostPort.host ?? defaultHost

@@ -101,12 +101,60 @@ struct H12Responder {
 
     /// The integer `"id"` of a JSON object body, when it has one that fits a u32.
     ///
-    /// The number is compared as a `Double`, so `7.0` and `7e0` count as 7 too.
+    /// The body is one JSON document (RFC 8259 §2: whitespace allowed around it) whose value is
+    /// an object; its top-level `"id"` (the last, if given twice) counts when its number is
+    /// exactly a whole number in 0...2³²−1: `7`, `7.0`, `70e-1` and `0.7e1` are 7, while
+    /// `6.9999999999999999999` is not an id at all, although it rounds to 7 as a `Double`.
     static func messageID(_ body: ArraySlice<UInt8>) -> UInt32? {
-        guard body.first == UInt8(ascii: "{"),
-              case .number(let text)? = (try? JSONParser.parse(body))?["id"],
-              let number = Double(text)
+        guard let document = try? JSONParser.parse(body), case .object = document,
+              case .number(let text)? = document["id"]
         else { return nil }
-        return UInt32(exactly: number)
+        return exactUInt32(text)
+    }
+
+    /// The value of the JSON number `text` (RFC 8259 §6 syntax, as the parser checked it) when
+    /// it is exactly a whole number in 0...2³²−1, worked out on its decimal digits (no rounding).
+    static func exactUInt32(_ text: String) -> UInt32? {
+        var rest = Substring(text)
+        let negative = rest.first == "-"
+        if negative { rest.removeFirst() }
+        let integerDigits = rest.prefix { $0.isASCII && $0.isNumber }
+        rest = rest.dropFirst(integerDigits.count)
+        var fractionDigits = Substring()
+        if rest.first == "." {
+            rest.removeFirst()
+            fractionDigits = rest.prefix { $0.isASCII && $0.isNumber }
+            rest = rest.dropFirst(fractionDigits.count)
+        }
+        var exponent = 0
+        if rest.first == "e" || rest.first == "E" {
+            rest.removeFirst()
+            let exponentNegative = rest.first == "-"
+            if rest.first == "-" || rest.first == "+" { rest.removeFirst() }
+            // Beyond ±10⁶ only zero digits can give a u32 (or a whole number) anyway.
+            let magnitude = rest.reduce(0) { min($0 * 10 + Int($1.asciiValue! - 48), 1_000_000) }
+            exponent = exponentNegative ? -magnitude : magnitude
+        }
+        // digits × 10^(exponent − fraction digits): the decimal point sits after `point` digits.
+        let digits = Array((integerDigits + fractionDigits).utf8)
+        let point = integerDigits.count + exponent
+        var value: UInt64 = 0
+        for (index, digit) in digits.enumerated() {
+            let digit = UInt64(digit - UInt8(ascii: "0"))
+            if index >= point {
+                guard digit == 0 else { return nil }
+                continue
+            }
+            value = value * 10 + digit
+            guard value <= UInt64(UInt32.max) else { return nil }
+        }
+        if point > digits.count, value != 0 {
+            for _ in digits.count..<point {
+                value *= 10
+                guard value <= UInt64(UInt32.max) else { return nil }
+            }
+        }
+        guard !negative || value == 0 else { return nil }
+        return UInt32(value)
     }
 }
