@@ -30,6 +30,19 @@ import Testing
         #expect(Set(try JSONLines.parse(streams.stdout).compactMap { $0["conn"] as? Int }) == expected)
     }
 
+    @Test(arguments: ["hb-pktap-v1", "hb-pktap-v2", "hb-pktap-dlt149", "hb-gre"])
+    func streamsListsEachConnectionsProcess(_ name: String) throws {
+        let connections = try Self.fixture(name).summary()["connections"] as? [[String: Any]] ?? []
+        let result = try FrameDumpProcess.run(["streams", "--json", Self.fixture(name).path])
+        let listed = try JSONLines.parse(result.stdout).filter { $0["type"] as? String == "connection" }
+        #expect(listed.count == connections.count)
+        for (line, sent) in zip(listed, connections) {
+            #expect((line["proc"] as? NSDictionary) == (sent["process"] as? NSDictionary), "\(name) conn \(line["conn"] ?? "?")")
+        }
+        let text = try FrameDumpProcess.run(["streams", Self.fixture(name).path]).stdout
+        #expect(text.contains(", proc ") == connections.contains { $0["process"] != nil })
+    }
+
     @Test func processThatNoConnectionNamesKeepsNothing() throws {
         let result = try FrameDumpProcess.run(["decode", "--json", "--process", "Mail", Self.fixture("hb-pktap-v2").path])
         #expect(result.stdout.isEmpty)

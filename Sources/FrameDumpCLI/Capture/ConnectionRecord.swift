@@ -16,12 +16,12 @@ struct ConnectionRecord {
     /// Each direction's label, made once (indexed by `StreamDirection.rawValue`).
     let labels: [StreamLabel]
 
-    init(number: Int, client: Endpoint, server: Endpoint, roles: RoleEvidence) {
+    init(number: Int, client: Endpoint, server: Endpoint, roles: RoleEvidence, process: PacketProcess? = nil) {
         self.number = number
         self.client = client
         self.server = server
         self.roles = roles
-        let label = StreamLabel(connection: number, direction: .clientToServer, source: client, destination: server)
+        let label = StreamLabel(connection: number, direction: .clientToServer, source: client, destination: server, process: process)
         labels = [label, label.reversed]
     }
 

@@ -11,6 +11,8 @@ final class StreamListing {
     /// Malformed packets and dropped IP datagrams seen.
     private(set) var malformedPackets = 0
     private(set) var fragmentDrops = 0
+    /// The process of the connection whose `connectionOpened` comes next (PKTAP captures).
+    private var nextProcess: (connection: Int, process: PacketProcess)?
 
     init(files: StreamFileWriter?) {
         self.files = files
@@ -29,13 +31,17 @@ final class StreamListing {
     func consume(_ event: CaptureEvent, at time: Timestamp) throws {
         switch event {
         case .stream(.connectionOpened(let number, let client, let server, let roles)):
-            records[number] = ConnectionRecord(number: number, client: client, server: server, roles: roles)
+            let process = nextProcess?.connection == number ? nextProcess?.process : nil
+            nextProcess = nil
+            records[number] = ConnectionRecord(number: number, client: client, server: server, roles: roles, process: process)
+        case .connectionProcess(let number, let process):
+            nextProcess = (number, process)
         case .stream(.data(let number, let direction, _, let bytes)):
             guard let files, let record = records[number] else { return }
             try files.write(bytes, for: record.labels[direction.rawValue])
         case .stream(.gap(let number, let direction, let offset, let length, _)):
             records[number]?.gaps[direction.rawValue].append((offset, length))
-        case .stream(.directionClosed), .unsupportedLinkType, .connectionProcess:
+        case .stream(.directionClosed), .unsupportedLinkType:
             break
         case .stream(.connectionClosed(let summary, let reason)):
             records[summary.connection]?.summary = summary
@@ -71,7 +77,8 @@ final class StreamListing {
     func text(_ statistics: CaptureStatistics) -> String {
         var text = ""
         for record in connections {
-            text += "conn \(record.number)  \(record.client) → \(record.server)  \(record.state)  roles from \(record.roles)\n"
+            text += "conn \(record.number)  \(record.client) → \(record.server)  \(record.state)  roles from \(record.roles)"
+                + "\(record.labels[0].processText)\n"
             for direction in StreamDirection.allCases {
                 text += "  \(direction)  " + describe(record, direction) + "\n"
             }
@@ -122,6 +129,7 @@ final class StreamListing {
             ByteFormatting.appendDecimal(UInt64(record.number), to: &buffer)
             appendKey("client", string: record.client.description, to: &buffer)
             appendKey("server", string: record.server.description, to: &buffer)
+            if let process = record.labels[0].process { StreamLabel.appendJSON(process, to: &buffer) }
             appendKey("roles", string: record.roles.description, to: &buffer)
             appendKey("state", string: record.state, to: &buffer)
             if let summary = record.summary {

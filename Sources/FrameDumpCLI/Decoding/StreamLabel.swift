@@ -69,8 +69,9 @@ struct StreamLabel: Sendable, Equatable {
         return parts.joined(separator: ", ")
     }
 
-    /// `,"proc":{"pid":412,"name":"Safari","if":"en0"}`, with `epid` and `ename` for a delegated socket.
-    private static func appendJSON(_ process: PacketProcess, to buffer: inout [UInt8]) {
+    /// Appends `,"proc":{"pid":412,"name":"Safari","if":"en0"}`, with `epid` and `ename` for a
+    /// delegated socket: the key frames carry and `streams --json` lists.
+    static func appendJSON(_ process: PacketProcess, to buffer: inout [UInt8]) {
         var separator = "{"
         func key(_ name: String) {
             buffer.append(contentsOf: "\(separator)\"\(name)\":".utf8)
