@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
         .library(name: "PacketCapture", targets: ["PacketCapture"]),
         .library(name: "StreamFraming", targets: ["StreamFraming"]),
+        .library(name: "BodyViews", targets: ["BodyViews"]),
         .library(name: "FrameDumpLive", targets: ["FrameDumpLive"]),
         .executable(name: "framedump", targets: ["framedump"]),
         .executable(name: "framedump-bench", targets: ["framedump-bench"]),
@@ -18,6 +19,9 @@ let package = Package(
         .target(name: "PacketDecoding"),
         // The one framing engine every input shares (stdlib only, like the two above).
         .target(name: "StreamFraming", dependencies: ["FrameCodec", "PacketDecoding"]),
+        // Body decoders (protobuf with and without a schema, MessagePack): stdlib only too, so
+        // an app can show bodies the way the CLI does.
+        .target(name: "BodyViews"),
         // Property and differential fuzzing of the frame decoder; stdlib only, like FrameCodec,
         // so the libFuzzer targets (Sources/FuzzTargets, built by scripts/fuzz) compile it too.
         // Its seeded generator (`FuzzRandom`) also drives the tests' and benchmarks' random inputs.
@@ -36,7 +40,7 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // The live commands' sockets, event loop and relay; connection events as values.
         .target(name: "FrameDumpLive", dependencies: ["PacketDecoding", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "FrameDumpLive"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "FrameDumpLive"]),
         // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
         // libraries took 1.1 ms (3.4 → 2.3 ms) of every run's start-up, a tenth of `decode` on a
         // 5 MB capture (docs/performance.md, "What it took"). Only this executable has the flag,
@@ -51,7 +55,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "framedump-bench",
-            dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "CZlib"],
+            dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "CZlib"],
             path: "Benchmarks/framedump-bench"
         ),
 
@@ -75,6 +79,7 @@ let package = Package(
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding", "StreamFraming", "FrameCodec", "TestSupport"]),
         .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
+        .testTarget(name: "BodyViewsTests", dependencies: ["BodyViews"]),
         .testTarget(name: "FrameDumpLiveTests", dependencies: ["FrameDumpLive", "PacketDecoding", "TestSupport"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
         // its output against checked-in files (goldens), and its reading against other tools'

@@ -36,7 +36,7 @@ enum ConnectCommand: Command {
         let client = try ConnectClient(addresses: addresses, backend: options.backend, bufferLimit: bufferLimit) { client, event in
             func sendLine(_ line: ArraySlice<UInt8>, _ number: Int) {
                 do {
-                    let spec = try FrameSpecLine.parse(line)
+                    let spec = try FrameSpecLine.parse(line, format: encoder.format)
                     client.send(try encoder.encode(fields: spec.fields, body: spec.body))
                 } catch {
                     badLines = true

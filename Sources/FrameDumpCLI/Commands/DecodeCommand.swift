@@ -82,11 +82,11 @@ enum DecodeCommand: Command {
         let bytes = try HexDumpSource(path: path, opened: opened).read()
         let configuration = limits.framing(format: options.format)
         if options.json {
-            return try decode(bytes, configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: options.includesPayload),
+            return try decode(bytes, configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: options.includesPayload, bodies: options.bodies),
                               frameLimit: frameLimit, context: context)
         }
         return try decode(bytes, configuration: configuration,
-                          renderer: TextOutputRenderer(style: options.textStyle(context), showsBody: options.includesPayload),
+                          renderer: TextOutputRenderer(style: options.textStyle(context), showsBody: true, bodies: options.bodies),
                           frameLimit: frameLimit, context: context)
     }
 

@@ -51,11 +51,11 @@ final class LiveDecoding {
         let configuration = options.framing.configuration(format: options.format)
         let output = options.output
         if output.json {
-            session = Session(DecodeSession(configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: output.includesPayload),
+            session = Session(DecodeSession(configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: output.includesPayload, bodies: output.bodies),
                                             output: context.output))
         } else {
             session = Session(DecodeSession(configuration: configuration,
-                                            renderer: TextOutputRenderer(style: output.textStyle(context), showsBody: output.includesPayload),
+                                            renderer: TextOutputRenderer(style: output.textStyle(context), showsBody: true, bodies: output.bodies),
                                             output: context.output))
         }
     }
