@@ -6,17 +6,15 @@ extension CaptureReassembly {
     /// connections of other processes.
     struct ProcessAttribution {
         let selector: ProcessSelector?
-        /// Whether withheld connections stay known after they close (their latest counters come
-        /// at the end); otherwise they are forgotten at their close, and memory is bounded by the
-        /// open connections.
-        let remembersClosed: Bool
+        /// The connections left out, while the reassembler tracks them (so bounded as its table
+        /// is): one leaves with its last event, `connectionForgotten`, or a `connectionClosed`
+        /// that removes it at once (replaced, evicted, idle, end of capture).
         private var withheld = Set<Int>()
         /// Connections the selector left out.
         private(set) var notSelected = 0
 
-        init(selector: ProcessSelector?, remembersClosed: Bool) {
+        init(selector: ProcessSelector?) {
             self.selector = selector
-            self.remembersClosed = remembersClosed
         }
 
         /// Whether `connection`'s events are withheld.
@@ -40,7 +38,13 @@ extension CaptureReassembly {
                 }
                 if let named { try receive(.connectionProcess(connection: connection, process: named), time) }
             } else if withholds(event.connection) {
-                if case .connectionClosed = event, !remembersClosed { withheld.remove(event.connection) }
+                switch event {
+                case .connectionForgotten, .connectionClosed(_, .replaced), .connectionClosed(_, .evicted),
+                     .connectionClosed(_, .idleTimeout), .connectionClosed(_, .endOfCapture):
+                    withheld.remove(event.connection)
+                default:
+                    break
+                }
                 return
             }
             try receive(.stream(event), time)

@@ -27,16 +27,21 @@ public struct CaptureReassembly {
     public let source: PcapSource
     /// The reassembly bounds.
     public var limits: ReassemblyLimits
+    /// Which copy of overlapping segment bytes is kept.
+    public var overlapPolicy: OverlapPolicy
     /// Keep only the connections of this process (`nil`: every connection).
     public var processSelector: ProcessSelector?
 
     /// - Parameters:
     ///   - source: The capture to read (its filter set already, if any).
     ///   - limits: The reassembly bounds; finite by default.
+    ///   - overlapPolicy: Which copy of overlapping segment bytes is kept; Linux's by default.
     ///   - processSelector: Keep only the connections whose first packet names this process.
-    public init(source: PcapSource, limits: ReassemblyLimits = .default, processSelector: ProcessSelector? = nil) {
+    public init(source: PcapSource, limits: ReassemblyLimits = .default, overlapPolicy: OverlapPolicy = .linux,
+                processSelector: ProcessSelector? = nil) {
         self.source = source
         self.limits = limits
+        self.overlapPolicy = overlapPolicy
         self.processSelector = processSelector
     }
 
@@ -68,10 +73,10 @@ public struct CaptureReassembly {
         var time = Timestamp(nanoseconds: 0)
         if !PacketParser.supports(linkType) { try receive(.unsupportedLinkType(linkType), time) }
         var parser = PacketParser(linkType: linkType)
-        var reassembler = TCPReassembler(limits: limits)
+        var reassembler = TCPReassembler(limits: limits, overlapPolicy: overlapPolicy)
         var recordedDrops = 0
         let namesProcesses = processSelector != nil || linkType.namesProcesses
-        var attribution = ProcessAttribution(selector: processSelector, remembersClosed: reportsLatestCounters)
+        var attribution = ProcessAttribution(selector: processSelector)
         do {
             while let packet = try source.next() {
                 statistics.packets += 1
