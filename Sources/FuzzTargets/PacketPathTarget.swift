@@ -8,8 +8,9 @@ import StreamFraming
 /// on every direction — ending with the parser's, the reassembler's and the engine's `finish`.
 ///
 /// Input: a mode byte (bits 5–6 choose the ``OverlapPolicy``), then packet records until the
-/// input ends. In raw mode a record is a
-/// captured packet of the chosen link type; in segment mode it describes a TCP segment (one
+/// input ends. In raw mode a record is a captured packet of the chosen link type (bits 0–2 and
+/// 4: sixteen link types, whose frames lead through VLAN tags, MPLS, PPPoE, PPP, Cisco HDLC,
+/// PKTAP, and IP tunnels: GRE, VXLAN, IP in IP); in segment mode it describes a TCP segment (one
 /// of four connections, either direction, flags, a sequence number near the expected one,
 /// payload, bytes cut by the snaplen) that the harness wraps in Ethernet or raw IPv4, so the
 /// fuzzer spends its time on reassembly rather than on finding valid headers.
@@ -25,8 +26,10 @@ public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzedInput(data, size)
     let mode = input.byte()
     let segmentMode = mode & 8 != 0
-    let linkTypes: [LinkType] = [.ethernet, .raw, .null, .loop, .linuxSLL, .linuxSLL2, .ipv4, .ipv6]
-    let linkType = segmentMode ? (mode & 16 == 0 ? .ethernet : .raw) : linkTypes[Int(mode & 7)]
+    // In raw mode bit 4 picks the second row: the PPP family, Cisco HDLC and PKTAP (258, and 149).
+    let linkTypes: [LinkType] = [.ethernet, .raw, .null, .loop, .linuxSLL, .linuxSLL2, .ipv4, .ipv6,
+                                 .ppp, .pppSerial, .pppOverEthernet, .ciscoHDLC, .pktap, LinkType(rawValue: 149), .ethernet, .raw]
+    let linkType = segmentMode ? (mode & 16 == 0 ? .ethernet : .raw) : linkTypes[Int(mode & 7) | Int(mode & 16) >> 1]
     var parser = PacketParser(linkType: linkType)
     let limits = ReassemblyLimits(
         maxOutOfOrderBytesPerDirection: 2048,
@@ -52,7 +55,12 @@ public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             wireLength = packet.count + Int(input.byte() & 0x3F)
         }
         packet.withUnsafeBytes { bytes in
-            if case .segment(let segment) = parser.parse(bytes, wireLength: wireLength, timestamp: Timestamp(nanoseconds: time)) {
+            let result = parser.parse(bytes, wireLength: wireLength, timestamp: Timestamp(nanoseconds: time))
+            if case .malformed(_, let offset) = result, offset < 0 || offset > max(bytes.count, wireLength) {
+                fatalError("malformed at byte \(offset) of a \(bytes.count)-byte packet")
+            }
+            _ = parser.process(of: bytes)
+            if case .segment(let segment) = result {
                 reassembler.process(segment, at: Timestamp(nanoseconds: time)) { checker.receive($0, at: Timestamp(nanoseconds: time)) }
             }
         }

@@ -5,6 +5,9 @@ public enum CaptureEvent {
     /// The source's link type is not one `PacketParser` decodes: sent once, before anything
     /// else. Its packets are counted in ``CaptureStatistics/unsupportedPackets`` and skipped.
     case unsupportedLinkType(LinkType)
+    /// The process the first packet of `connection` names (PKTAP captures): sent just before
+    /// that connection's `connectionOpened`.
+    case connectionProcess(connection: Int, process: PacketProcess)
     /// Connections, stream bytes, gaps, closes and limits from the TCP reassembler. A `data`
     /// event's bytes are valid only during the call that delivers it.
     case stream(ReassemblyEvent)

@@ -9,8 +9,14 @@ import PacketDecoding
 ///   LiveCapture, BPF)       IPv4/IPv6 fragments)      order, dedup, gaps)
 ///                              │ bad packet ───────────────────────────> .malformedPacket
 ///                              │ fragments given up ───────────────────> .fragmentsDropped
-///                              └ link type not decoded ────────────────> .unsupportedLinkType (once)
+///                              │ link type not decoded ────────────────> .unsupportedLinkType (once)
+///                              └ layer not decoded: counted per layer in CaptureStatistics.unsupportedLayers
 /// ```
+///
+/// **Processes** (PKTAP captures): a connection's process is the one its first packet names,
+/// sent as ``CaptureEvent/connectionProcess(connection:process:)`` before it opens. With a
+/// ``processSelector``, the events of every other connection are withheld (their packets are
+/// still reassembled, so connection numbers stay those of the whole capture).
 ///
 /// One pass, in capture order, nothing kept per packet: memory is what the reassembler holds
 /// (open connections and out-of-order bytes, bounded by ``ReassemblyLimits``) and the
@@ -23,15 +29,20 @@ public struct CaptureReassembly {
     public var limits: ReassemblyLimits
     /// Which copy of overlapping segment bytes is kept.
     public var overlapPolicy: OverlapPolicy
+    /// Keep only the connections of this process (`nil`: every connection).
+    public var processSelector: ProcessSelector?
 
     /// - Parameters:
     ///   - source: The capture to read (its filter set already, if any).
     ///   - limits: The reassembly bounds; finite by default.
     ///   - overlapPolicy: Which copy of overlapping segment bytes is kept; Linux's by default.
-    public init(source: PcapSource, limits: ReassemblyLimits = .default, overlapPolicy: OverlapPolicy = .linux) {
+    ///   - processSelector: Keep only the connections whose first packet names this process.
+    public init(source: PcapSource, limits: ReassemblyLimits = .default, overlapPolicy: OverlapPolicy = .linux,
+                processSelector: ProcessSelector? = nil) {
         self.source = source
         self.limits = limits
         self.overlapPolicy = overlapPolicy
+        self.processSelector = processSelector
     }
 
     /// Reads every packet and reassembles its TCP streams, calling `receive` with each event in
@@ -64,12 +75,19 @@ public struct CaptureReassembly {
         var parser = PacketParser(linkType: linkType)
         var reassembler = TCPReassembler(limits: limits, overlapPolicy: overlapPolicy)
         var recordedDrops = 0
+        let namesProcesses = processSelector != nil || linkType.namesProcesses
+        var attribution = ProcessAttribution(selector: processSelector)
         do {
             while let packet = try source.next() {
                 statistics.packets += 1
                 try packetObserver?(packet)
                 time = packet.timestamp
                 switch parser.parse(packet.bytes, wireLength: packet.originalLength, timestamp: time) {
+                case .segment(let segment) where namesProcesses:
+                    statistics.segments += 1
+                    try reassembler.process(segment, at: time) { event in
+                        try attribution.deliver(event, process: { parser.process(of: packet.bytes) }, at: time, to: receive)
+                    }
                 case .segment(let segment):
                     statistics.segments += 1
                     try reassembler.process(segment, at: time) { try receive(.stream($0), time) }
@@ -82,6 +100,8 @@ public struct CaptureReassembly {
                     try receive(.malformedPacket(number: statistics.packets, reason: reason, offset: offset), time)
                 case .unsupportedLinkType:
                     statistics.unsupportedPackets += 1
+                case .unsupportedLayer(let layer):
+                    statistics.countUnsupported(layer)
                 }
                 // Checking the counter first keeps the common path free of the array hand-off.
                 if parser.defragmentationStatistics.datagramsDropped != recordedDrops {
@@ -96,10 +116,16 @@ public struct CaptureReassembly {
         parser.finish()
         for drop in parser.takeDefragmentationDrops() { try receive(.fragmentsDropped(drop), time) }
         statistics.fragmentDrops = parser.defragmentationStatistics.datagramsDropped
-        if reportsLatestCounters {
-            for summary in reassembler.trackedConnections { try receive(.latestCounters(summary), time) }
+        if !PacketParser.supports(linkType), statistics.unsupportedPackets > 0 {
+            statistics.unsupportedLayers[.linkType(linkType)] = statistics.unsupportedPackets
         }
-        try reassembler.finish { try receive(.stream($0), time) }
+        if reportsLatestCounters {
+            for summary in reassembler.trackedConnections where !attribution.withholds(summary.connection) {
+                try receive(.latestCounters(summary), time)
+            }
+        }
+        try reassembler.finish { try attribution.deliver($0, process: { nil }, at: time, to: receive) }
+        statistics.connectionsNotSelected = attribution.notSelected
         return statistics
     }
 }

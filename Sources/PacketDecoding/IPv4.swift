@@ -67,13 +67,18 @@ enum IPv4 {
         let fragmentOffset = Int(fragmentField & 0x1FFF) * 8
 
         if !moreFragments && fragmentOffset == 0 {
-            guard protocolNumber == protocolTCP else { return .notTCP }
-            return .tcp(TransportBytes(source: source, destination: destination, captured: payload,
-                                       length: payloadLength, offset: offset + headerLength))
+            let transport = TransportBytes(source: source, destination: destination, captured: payload,
+                                           length: payloadLength, offset: offset + headerLength)
+            guard protocolNumber == protocolTCP else {
+                return IPTunnel.carriesPackets(protocolNumber) ? .encapsulated(protocolNumber: protocolNumber, transport) : .notTCP
+            }
+            return .tcp(transport)
         }
-        // Only TCP is wanted, and every IPv4 fragment names its protocol: other protocols' fragments
-        // are not worth the defragmenter's memory.
-        guard protocolNumber == protocolTCP else { return .notTCP }
+        // Only TCP (and tunnels but UDP's, for TCP inside) is wanted, and every IPv4 fragment names
+        // its protocol: other protocols' fragments are not worth the defragmenter's memory.
+        guard protocolNumber == protocolTCP || (protocolNumber != 17 && IPTunnel.carriesPackets(protocolNumber)) else {
+            return .notTCP
+        }
         let key = IPDefragmenter.Key(source: source, destination: destination,
                                      identification: UInt32(bytes.networkUInt16(at: 4)), protocolNumber: protocolNumber)
         switch defragmenter.add(key, offset: fragmentOffset, length: payloadLength, moreFragments: moreFragments,
@@ -83,8 +88,9 @@ enum IPv4 {
         case .malformed(let reason):
             return .malformed(reason, offset: offset + 6)
         case .complete(let reassembled, let length, _):
-            return .tcp(TransportBytes(source: source, destination: destination, captured: reassembled,
-                                       length: length, offset: 0))
+            let transport = TransportBytes(source: source, destination: destination, captured: reassembled,
+                                           length: length, offset: 0)
+            return protocolNumber == protocolTCP ? .tcp(transport) : .encapsulated(protocolNumber: protocolNumber, transport)
         }
     }
 }

@@ -80,6 +80,10 @@ enum IPv6 {
                 case 51: (lengthField + 2) * 4
                 default: (lengthField + 1) * 8
                 }
+            case _ where IPTunnel.carriesPackets(next):
+                return .encapsulated(protocolNumber: next, TransportBytes(
+                    source: addresses.source, destination: addresses.destination,
+                    captured: captured.slice(position, captured.count), length: length - position, offset: base + position))
             default:
                 return .notTCP
             }

@@ -6,13 +6,18 @@
 public enum MalformedReason: Sendable, Hashable, CustomStringConvertible {
     /// A header the parser must read.
     public enum Header: Sendable, Hashable, CustomStringConvertible {
-        case linkLayer, vlanTag, ipv4, ipv6, ipv6Extension, tcp
+        case linkLayer, vlanTag, pktap, mpls, ipv4, ipv6, ipv6Extension, gre, udp, vxlan, tcp
 
         /// The header's name as messages show it.
         public var description: String {
             switch self {
             case .linkLayer: "link-layer"
             case .vlanTag: "VLAN tag"
+            case .pktap: "PKTAP"
+            case .mpls: "MPLS label stack"
+            case .gre: "GRE"
+            case .udp: "UDP"
+            case .vxlan: "VXLAN"
             case .ipv4: "IPv4"
             case .ipv6: "IPv6"
             case .ipv6Extension: "IPv6 extension"
@@ -23,6 +28,9 @@ public enum MalformedReason: Sendable, Hashable, CustomStringConvertible {
 
     /// The captured bytes end inside this header (cut by the snaplen, or a runt packet).
     case truncatedHeader(Header)
+    /// A PKTAP header whose own length field is shorter than its fixed part or longer than the
+    /// packet captured (`pth_length`, bytes).
+    case badPKTAPHeaderLength(Int)
     /// The IP version nibble is not the version the link layer announced, or neither 4 nor 6 on raw IP.
     case unexpectedIPVersion(UInt8)
     /// IPv4 IHL below 5 words (RFC 791 §3.1); the value is in bytes.
@@ -49,6 +57,7 @@ public enum MalformedReason: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .truncatedHeader(let header): "truncated \(header) header"
+        case .badPKTAPHeaderLength(let length): "PKTAP header length \(length) bytes is invalid for the packet"
         case .unexpectedIPVersion(let version): "unexpected IP version \(version)"
         case .badIPv4HeaderLength(let length): "IPv4 header length \(length) bytes, expected at least 20"
         case .badIPv4TotalLength(let total, let header):

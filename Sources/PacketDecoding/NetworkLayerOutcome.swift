@@ -4,6 +4,8 @@ enum NetworkLayerOutcome {
     case tcp(TransportBytes)
     /// A fragment was buffered by the defragmenter.
     case fragmentHeld
+    /// A protocol that carries packets (`IPTunnel`): its payload, to be decoded as a packet.
+    case encapsulated(protocolNumber: UInt8, TransportBytes)
     /// Another upper-layer protocol (UDP, ICMP, ESP, No Next Header …).
     case notTCP
     case malformed(MalformedReason, offset: Int)

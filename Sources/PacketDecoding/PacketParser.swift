@@ -5,8 +5,11 @@
 ///
 /// ```
 ///  captured frame ──> link layer ──> IPv4 / IPv6 ──> TCP ──> .segment(TCPSegment)
-///                     (LinkLayer)    (fragments ──> IPDefragmenter: .fragmentHeld, then
-///                                     .segment when the datagram completes)
+///                     (LinkLayer:     (fragments ──> IPDefragmenter: .fragmentHeld, then
+///                      PKTAP, VLAN,    .segment when the datagram completes)
+///                      MPLS, PPPoE,       │
+///                      PPP, HDLC) <───────┘ IP in IP, GRE, VXLAN (IPTunnel): the payload
+///                                           is decoded again, as a packet of its own
 /// ```
 ///
 /// Each call returns exactly one `Result`, so a caller can count every packet: segments, held
@@ -39,6 +42,9 @@ public struct PacketParser {
         case malformed(MalformedReason, offset: Int)
         /// The parser's link type is not one it decodes (see `PacketParser.supports(_:)`).
         case unsupportedLinkType(LinkType)
+        /// A layer inside the packet is not decoded (an EtherType, a PPP protocol, a GRE version,
+        /// PKTAP's inner link type …): the TCP it may carry is out of reach.
+        case unsupportedLayer(UnsupportedLayer)
     }
 
     /// The link-layer header type of every packet given to `parse`.
@@ -54,9 +60,10 @@ public struct PacketParser {
         self.defragmenter = IPDefragmenter(configuration: defragmentation)
     }
 
-    /// Whether packets of `linkType` can be decoded: NULL (0), EN10MB (1), RAW (101, and DLT 12
-    /// and 14 as libpcap reports them live), LOOP (108), LINUX_SLL (113), IPV4 (228), IPV6 (229)
-    /// and LINUX_SLL2 (276).
+    /// Whether packets of `linkType` can be decoded: NULL (0), EN10MB (1), PPP (9), PPP_SERIAL
+    /// (50), PPP_ETHER (51), RAW (101, and DLT 12 and 14 as libpcap reports them live), C_HDLC
+    /// (104), LOOP (108), LINUX_SLL (113), IPV4 (228), IPV6 (229), PKTAP (258, and DLT 149 as
+    /// older Apple tools wrote it) and LINUX_SLL2 (276).
     ///
     /// - Parameter linkType: The source's link type (`pcap_datalink`, or a file's LINKTYPE_).
     /// - Returns: `false` for link types every packet of which would be `.unsupportedLinkType`.
@@ -76,27 +83,51 @@ public struct PacketParser {
         // The layer decoders are `@inline(__always)`: passing their result enums through memory
         // between separate functions made this path 2.5 times slower (measured, release build).
         defragmenter.advance(to: timestamp)
-        let network: NetworkLayerOutcome
-        switch LinkLayer.decapsulate(packet, linkType: linkType) {
-        case .ipv4(let offset):
-            network = IPv4.decode(packet, at: offset, wireLength: wireLength, timestamp: timestamp,
-                                  defragmenter: &defragmenter)
-        case .ipv6(let offset):
-            network = IPv6.decode(packet, at: offset, wireLength: wireLength, timestamp: timestamp,
-                                  defragmenter: &defragmenter)
-        case .notIP:
-            return .notTCP
-        case .malformed(let reason, let offset):
-            return .malformed(reason, offset: offset)
-        case .unsupported:
-            return .unsupportedLinkType(linkType)
+        var link = LinkLayer.decapsulate(packet, linkType: linkType)
+        // A tunnel's payload is decoded as a packet of its own (offsets from its start, its IP
+        // length as the wire length); `base` is where it starts in the captured packet.
+        var (bytes, wire, base, tunnels) = (packet, wireLength, 0, 0)
+        while true {
+            let network: NetworkLayerOutcome
+            switch link {
+            case .ipv4(let offset):
+                network = IPv4.decode(bytes, at: offset, wireLength: wire, timestamp: timestamp, defragmenter: &defragmenter)
+            case .ipv6(let offset):
+                network = IPv6.decode(bytes, at: offset, wireLength: wire, timestamp: timestamp, defragmenter: &defragmenter)
+            case .notIP:
+                return .notTCP
+            case .malformed(let reason, let offset):
+                return .malformed(reason, offset: base + offset)
+            case .unsupported:
+                return .unsupportedLinkType(linkType)
+            case .unsupportedLayer(let layer):
+                return .unsupportedLayer(layer)
+            }
+            switch network {
+            case .tcp(var transport):
+                transport.offset += base
+                return TCPHeader.decode(transport)
+            case .fragmentHeld: return .fragmentHeld
+            case .notTCP: return .notTCP
+            case .malformed(let reason, let offset): return .malformed(reason, offset: base + offset)
+            case .encapsulated(let protocolNumber, let transport):
+                tunnels += 1
+                guard tunnels <= LinkLayer.maximumNesting else { return .unsupportedLayer(.nestingTooDeep) }
+                (bytes, wire, base) = (transport.captured, transport.length, base + transport.offset)
+                link = IPTunnel.decapsulate(protocolNumber, payload: bytes, depth: 0)
+            }
         }
-        switch network {
-        case .tcp(let transport): return TCPHeader.decode(transport)
-        case .fragmentHeld: return .fragmentHeld
-        case .notTCP: return .notTCP
-        case .malformed(let reason, let offset): return .malformed(reason, offset: offset)
-        }
+    }
+
+    /// The interface and process the PKTAP header of `packet` names.
+    ///
+    /// Built on request, not by `parse`, so that only the packets that need it pay for its
+    /// strings (the first of each connection).
+    ///
+    /// - Parameter packet: A packet of this parser's link type, as given to `parse`.
+    /// - Returns: `nil` for other link types, an invalid header, or a header naming no process.
+    public func process(of packet: UnsafeRawBufferPointer) -> PacketProcess? {
+        linkType.namesProcesses ? PKTAP.process(in: packet) : nil
     }
 
     /// Ends the capture: drops every incomplete datagram, each reported as an `.endOfCapture` drop.

@@ -26,4 +26,11 @@ extension UnsafeRawBufferPointer {
     func slice(_ offset: Int, _ end: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: self[offset..<end])
     }
+
+    /// The little-endian value of type `T` at `offset`: PKTAP headers are in the capturing
+    /// host's order, little endian on every Apple machine.
+    @inline(__always)
+    func littleEndian<T: FixedWidthInteger>(_ type: T.Type, at offset: Int) -> T {
+        T(littleEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
 }

@@ -13,8 +13,42 @@ import Testing
         let result = try FrameDumpProcess.run(["decode", "--json"] + fixture.decodeOptions() + [fixture.path])
         try GoldenFile.check(result.stdout, against: fixture.expectedPath("jsonl"))
         let events = try JSONLines.parse(result.stdout).filter { $0["type"] as? String != "frame" }
-        #expect(result.status == (events.isEmpty ? 0 : 2), "exit status 2 exactly when a frame or byte is bad")
+        let unsupported = try fixture.summary()["unsupported"] as? [String: Int] ?? [:]
+        #expect(result.status == (events.isEmpty && unsupported.isEmpty ? 0 : 2),
+                "exit status 2 exactly when a frame or byte is bad, or a packet's layer is not decoded")
         #expect(result.stderr.contains("framedump: detected format "), "\(result.stderr)")
+        if !unsupported.isEmpty {
+            let total = unsupported.values.reduce(0, +)
+            let named = unsupported.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) (\($0.value))" }
+            #expect(result.stderr.contains("framedump: \(fixture.path): \(total) packets skipped, their TCP out of reach "
+                                           + "(not supported): \(named.joined(separator: ", "))\n"), "\(result.stderr)")
+        }
+    }
+
+    /// `proc` is on every line of a connection whose packets name a process (PKTAP), exactly as
+    /// the generator wrote it into the headers, and on no line of any other capture.
+    @Test(arguments: CaptureFixture.all)
+    func processesAreTheGeneratorsRecord(_ fixture: CaptureFixture) throws {
+        let connections = try fixture.summary()["connections"] as? [[String: Any]] ?? []
+        for line in try fixture.expectedLines() {
+            guard let number = line["conn"] as? Int, number >= 1, number <= connections.count else { continue }
+            let expected = connections[number - 1]["process"] as? [String: Any]
+            let process = line["proc"] as? [String: Any]
+            #expect((process as NSDictionary?) == (expected as NSDictionary?), "\(fixture.file) conn \(number): proc")
+        }
+    }
+
+    /// With `--summary`, the packets skipped per unsupported layer, as the generator counted them.
+    @Test(arguments: CaptureFixture.all)
+    func unsupportedLayersAreInTheSummary(_ fixture: CaptureFixture) throws {
+        let expected = try fixture.summary()["unsupported"] as? [String: Int]
+        let result = try FrameDumpProcess.run(["decode", "--json", "--summary", fixture.path])
+        let lines = try JSONLines.parse(result.stdout).filter { $0["type"] as? String == "unsupported" }
+        #expect(lines.count == (expected == nil ? 0 : 1))
+        if let expected, let line = lines.first {
+            #expect(line["layers"] as? [String: Int] == expected)
+            #expect(line["packets"] as? Int == expected.values.reduce(0, +))
+        }
     }
 
     @Test(arguments: CaptureFixture.withText)

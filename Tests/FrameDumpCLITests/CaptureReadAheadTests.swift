@@ -20,11 +20,12 @@ import Testing
         case .fragmentsDropped(let drop): what = "drop \(drop.identification)"
         case .unsupportedLinkType(let linkType): what = "unsupported \(linkType)"
         case .latestCounters(let summary): what = "counters \(summary.connection)"
+        case .connectionProcess(let connection, let process): what = "process \(connection) \(process)"
         }
         return "\(time.nanoseconds) \(what)"
     }
 
-    @Test(arguments: ["h12-large.pcap", "h12-concurrent.pcap", "hb-gap.pcap", "h12-conversation.pcapng"])
+    @Test(arguments: ["h12-large.pcap", "h12-concurrent.pcap", "hb-gap.pcap", "h12-conversation.pcapng", "hb-pktap-v1.pcap"])
     func readingAheadGivesTheSameEventsInTheSameOrder(_ name: String) throws {
         let path = Self.captures + name
         var direct: [String] = []

@@ -58,14 +58,15 @@ import TestSupport
     }
 
     @Test func anUnsupportedLinkTypeIsAnEventNotAMessage() throws {
-        let records = [CaptureBytes.Record(seconds: 1, fraction: 0, bytes: [0xFF, 0x03, 0x00, 0x21] + PacketBuilder.ipv4(payload: PacketBuilder.tcp()))]
-        let path = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 9, records: records))  // LINKTYPE_PPP
+        let records = [CaptureBytes.Record(seconds: 1, fraction: 0, bytes: PacketBuilder.ipv4(payload: PacketBuilder.tcp()))]
+        let path = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 147, records: records))  // LINKTYPE_USER0
         var events: [String] = []
         let statistics = try CaptureReassembly(source: try PcapReader(path: path)).run { event, _ in
             if case .unsupportedLinkType(let linkType) = event { events.append("unsupported \(linkType.rawValue)") } else { events.append("other") }
         }
-        #expect(events == ["unsupported 9"])
+        #expect(events == ["unsupported 147"])
         #expect(statistics.unsupportedPackets == 1 && statistics.segments == 0)
+        #expect(statistics.unsupportedLayers == [.linkType(LinkType(rawValue: 147)): 1])
     }
 
     @Test func aTruncatedFileEndsWithItsErrorInTheStatistics() throws {

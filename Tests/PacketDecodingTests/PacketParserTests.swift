@@ -112,6 +112,7 @@ import Testing
                 #expect(offset >= 0)
                 return "malformed"
             case .unsupportedLinkType: return "unsupported"
+            case .unsupportedLayer: return "unsupportedLayer"
             }
         }
     }

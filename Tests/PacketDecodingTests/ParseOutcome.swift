@@ -21,6 +21,7 @@ enum Outcome: Equatable {
     case notTCP
     case malformed(MalformedReason, offset: Int)
     case unsupportedLinkType(LinkType)
+    case unsupportedLayer(UnsupportedLayer)
 
     init(_ result: PacketParser.Result) {
         switch result {
@@ -33,6 +34,7 @@ enum Outcome: Equatable {
         case .notTCP: self = .notTCP
         case .malformed(let reason, let offset): self = .malformed(reason, offset: offset)
         case .unsupportedLinkType(let type): self = .unsupportedLinkType(type)
+        case .unsupportedLayer(let layer): self = .unsupportedLayer(layer)
         }
     }
 

@@ -21,6 +21,7 @@ struct AnalyzeRenderer: OutputRenderer {
     mutating func renderNotice(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {}
     mutating func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int, into buffer: inout [UInt8]) {}
     mutating func renderFragmentsDropped(_ drop: IPDefragmenter.Drop, time: Timestamp, into buffer: inout [UInt8]) {}
+    mutating func renderUnsupported(_ counts: UnsupportedLayerCounts, into buffer: inout [UInt8]) {}
     mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8]) {}
     mutating func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {}
 }

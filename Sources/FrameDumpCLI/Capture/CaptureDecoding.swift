@@ -27,6 +27,7 @@ enum CaptureDecoding {
     ///   - path: A file, or `-`.
     ///   - opened: What identifying the input read and left open (see ``InputKind/Opened``).
     ///   - filter: The BPF filter, if any.
+    ///   - process: `--process`: keep only this process's connections (PKTAP), if given.
     ///   - options: `--format`, `--json`, `--payload`, `--color`.
     ///   - limits: The reassembly and framing bounds (`--max-ooo-bytes`, `--max-buffered`, …).
     ///   - keepsTotals: `--summary`.
@@ -34,13 +35,14 @@ enum CaptureDecoding {
     ///   - frameLimit: Stop reading after this many frames (`decode -c`); `nil`: read to the end.
     /// - Returns: 0 when every byte of every stream was in a good frame; 2 when anything was bad
     ///   or lost (a bad frame or event, a gap, a malformed packet, a reassembly limit, an
-    ///   unsupported link type, a read error).
+    ///   unsupported link type or layer, a read error).
     /// - Throws: ``CommandFailure``: the capture cannot be opened (exit 2), the filter does not
     ///   compile (exit 1, libpcap's message), no format fits (exit 1).
-    static func run(path: String, opened: InputKind.Opened, filter: String?, options: FrameOutputOptions, limits: CaptureLimits,
-                    keepsTotals: Bool, context: CommandContext, frameLimit: Int? = nil) throws -> ExitStatus {
+    static func run(path: String, opened: InputKind.Opened, filter: String?, process: ProcessSelector? = nil, options: FrameOutputOptions,
+                    limits: CaptureLimits, keepsTotals: Bool, context: CommandContext, frameLimit: Int? = nil) throws -> ExitStatus {
         var source = try CaptureSource(path: path, opened: opened)
         if let filter { try source.setFilter(filter) }
+        source.processSelector = process
         source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: context.outputIsTerminal)
         // From a pipe (`tcpdump -w - | framedump decode -`) frames show as their packet arrives.
         let outcome = try decode(source, options: options, limits: limits, keepsTotals: keepsTotals, context: context,
@@ -104,6 +106,7 @@ enum CaptureDecoding {
                         return !session.reachedFrameLimit
                     }) { event, time in try session.consume(event, at: time) }
                 }
+                try session.renderUnsupported(UnsupportedLayerCounts(statistics))
                 try session.finish()
             } catch OutputError.closed {
                 return Outcome(status: session.exitStatus, summary: session.summary, statistics: nil)

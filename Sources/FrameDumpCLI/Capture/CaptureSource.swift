@@ -12,6 +12,8 @@ struct CaptureSource {
     private let reader: PcapSource
     /// Shows how much of a capture file ``run`` has read, on a terminal; `nil`: nothing shown.
     var progress: ProgressLine?
+    /// `--process`: keep only this process's connections (PKTAP captures); `nil`: all of them.
+    var processSelector: ProcessSelector?
 
     /// Opens a capture whose first bytes were already read to tell it from a hex dump.
     ///
@@ -59,6 +61,9 @@ struct CaptureSource {
     ///
     /// A link type the parser does not decode gets one warning on standard error, naming it; its
     /// packets are counted in ``CaptureStatistics/unsupportedPackets`` and nothing else happens.
+    /// Packets skipped for a layer inside them that is not decoded (an EtherType, a PPP protocol
+    /// …) are named once, with their counts, in one line at the end; so are the connections
+    /// ``processSelector`` left out.
     /// ``progress``, when set, is updated after each packet and erased when the reading ends.
     ///
     /// - Parameters:
@@ -76,7 +81,8 @@ struct CaptureSource {
              packetDone: () throws -> Bool = { true },
              _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
         defer { progress?.finish() }
-        return try CaptureReassembly(source: reader, limits: limits, overlapPolicy: overlapPolicy).run(
+        let statistics = try CaptureReassembly(source: reader, limits: limits, overlapPolicy: overlapPolicy,
+                                               processSelector: processSelector).run(
             reportsLatestCounters: reportsLatestCounters, packetObserver: packetObserver, packetDone: {
                 progress?.tick(bytesRead: (reader as? PcapReader)?.fileOffset)
                 return try packetDone()
@@ -85,9 +91,20 @@ struct CaptureSource {
             if case .unsupportedLinkType(let linkType) = event {
                 StandardError.writeLine(
                     "framedump: \(displayName): link type \(linkType) is not supported; its packets are skipped "
-                        + "(supported: NULL, EN10MB, RAW, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6; https://www.tcpdump.org/linktypes.html)")
+                        + "(supported: NULL, EN10MB, PPP, PPP_SERIAL, PPP_ETHER, RAW, C_HDLC, LOOP, LINUX_SLL, LINUX_SLL2, IPV4, IPV6, "
+                        + "PKTAP; https://www.tcpdump.org/linktypes.html)")
             }
             try receive(event, time)
         }
+        let unsupported = UnsupportedLayerCounts(statistics, leavingOut: reader.linkType)
+        if unsupported.packets > 0 {
+            StandardError.writeLine("framedump: \(displayName): \(counted(unsupported.packets, "packet")) skipped, their TCP out of reach "
+                + "(not supported): \(unsupported.list)")
+        }
+        if let processSelector {
+            StandardError.writeLine("framedump: \(displayName): --process \(processSelector) left out "
+                + counted(statistics.connectionsNotSelected, "connection") + " of other processes")
+        }
+        return statistics
     }
 }

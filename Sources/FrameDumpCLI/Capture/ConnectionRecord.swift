@@ -29,12 +29,12 @@ struct ConnectionRecord {
         }
     }
 
-    init(number: Int, client: Endpoint, server: Endpoint, roles: RoleEvidence) {
+    init(number: Int, client: Endpoint, server: Endpoint, roles: RoleEvidence, process: PacketProcess? = nil) {
         self.number = number
         self.client = client
         self.server = server
         self.roles = roles
-        let label = StreamLabel(connection: number, direction: .clientToServer, source: client, destination: server)
+        let label = StreamLabel(connection: number, direction: .clientToServer, source: client, destination: server, process: process)
         labels = [label, label.reversed]
     }
 

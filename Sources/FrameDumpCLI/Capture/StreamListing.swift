@@ -11,6 +11,8 @@ final class StreamListing {
     /// Malformed packets and dropped IP datagrams seen.
     private(set) var malformedPackets = 0
     private(set) var fragmentDrops = 0
+    /// The process of the connection whose `connectionOpened` comes next (PKTAP captures).
+    private var nextProcess: (connection: Int, process: PacketProcess)?
 
     init(files: StreamFileWriter?) {
         self.files = files
@@ -29,7 +31,11 @@ final class StreamListing {
     func consume(_ event: CaptureEvent, at time: Timestamp) throws {
         switch event {
         case .stream(.connectionOpened(let number, let client, let server, let roles)):
-            records[number] = ConnectionRecord(number: number, client: client, server: server, roles: roles)
+            let process = nextProcess?.connection == number ? nextProcess?.process : nil
+            nextProcess = nil
+            records[number] = ConnectionRecord(number: number, client: client, server: server, roles: roles, process: process)
+        case .connectionProcess(let number, let process):
+            nextProcess = (number, process)
         case .stream(.data(let number, let direction, _, let bytes)):
             guard let files, let record = records[number] else { return }
             try files.write(bytes, for: record.labels[direction.rawValue])
@@ -73,7 +79,8 @@ final class StreamListing {
     func text(_ statistics: CaptureStatistics) -> String {
         var text = ""
         for record in connections {
-            text += "conn \(record.number)  \(record.client) → \(record.server)  \(record.state)  roles from \(record.roles)\n"
+            text += "conn \(record.number)  \(record.client) → \(record.server)  \(record.state)  roles from \(record.roles)"
+                + "\(record.labels[0].processText)\n"
             for direction in StreamDirection.allCases {
                 text += "  \(direction)  " + describe(record, direction) + "\n"
             }
@@ -83,7 +90,9 @@ final class StreamListing {
         if statistics.fragmentsHeld > 0 { packets.append(counted(statistics.fragmentsHeld, "IP fragment")) }
         if statistics.notTCP > 0 { packets.append("\(statistics.notTCP) other") }
         if statistics.malformed > 0 { packets.append("\(statistics.malformed) malformed") }
-        if statistics.unsupportedPackets > 0 { packets.append("\(statistics.unsupportedPackets) of an unsupported link type") }
+        if statistics.unsupportedPackets > 0 {
+            packets.append("\(statistics.unsupportedPackets) unsupported: \(UnsupportedLayerCounts(statistics).list)")
+        }
         if statistics.fragmentDrops > 0 { packets.append(counted(statistics.fragmentDrops, "incomplete datagram") + " dropped") }
         text += "\(counted(records.count, "connection")); \(counted(statistics.packets, "packet")) ("
             + packets.joined(separator: ", ") + ")\n"
@@ -124,6 +133,7 @@ final class StreamListing {
             ByteFormatting.appendDecimal(UInt64(record.number), to: &buffer)
             appendKey("client", string: record.client.description, to: &buffer)
             appendKey("server", string: record.server.description, to: &buffer)
+            if let process = record.labels[0].process { StreamLabel.appendJSON(process, to: &buffer) }
             appendKey("roles", string: record.roles.description, to: &buffer)
             appendKey("state", string: record.state, to: &buffer)
             if let summary = record.summary {
@@ -154,6 +164,11 @@ final class StreamListing {
             ("fragment_drops", statistics.fragmentDrops),
         ]
         for (key, value) in counts { appendKey(key, number: UInt64(max(0, value)), to: &buffer) }
+        if statistics.unsupportedPackets > 0 {
+            // Only then, so that captures with none keep their line as it was.
+            buffer.append(contentsOf: ",\"unsupported\":".utf8)
+            UnsupportedLayerCounts(statistics).appendJSONObject(to: &buffer)
+        }
         buffer.append(contentsOf: "}\n".utf8)
         return buffer
     }

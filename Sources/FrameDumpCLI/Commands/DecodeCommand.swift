@@ -41,6 +41,7 @@ enum DecodeCommand: Command {
                 help: "Captures: keep only packets matching this BPF filter\n(pcap-filter(7)), e.g. 'tcp port 9000'."
             ),
             .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
+            ProcessOption.spec,
         ] + FramingOptions.specs + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
@@ -52,6 +53,7 @@ enum DecodeCommand: Command {
         let options = try FrameOutputOptions(arguments)
         let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments), framing: FramingOptions(arguments))
         let frameLimit = try arguments.positiveInteger("count")
+        let process = try ProcessOption(arguments)
         let input = try InputArgument(arguments)
         let path = input.path ?? "-"
         if path == "-", Terminal.isTerminal(0) {
@@ -62,7 +64,8 @@ enum DecodeCommand: Command {
         let opened: InputKind.Opened
         switch InputKind.identify(path: path) {
         case .capture(let capture):
-            return try CaptureDecoding.run(path: path, opened: capture, filter: filter, options: options, limits: limits,
+            return try CaptureDecoding.run(path: path, opened: capture, filter: filter, process: process.selector,
+                                           options: options, limits: limits,
                                            keepsTotals: arguments.flag("summary"), context: context, frameLimit: frameLimit)
         case .hexDump(let text):
             opened = text
@@ -75,6 +78,7 @@ enum DecodeCommand: Command {
             throw UsageError("\(what) applies only to a capture (pcap or pcapng), and \(path == "-" ? "standard input" : path) is not one")
         }
         if arguments.flag("summary") { throw UsageError("--summary applies only to a capture; a hex dump is one stream") }
+        if process.selector != nil { throw UsageError("--process applies only to a capture; a hex dump names no process") }
         let bytes = try HexDumpSource(path: path, opened: opened).read()
         let configuration = limits.framing(format: options.format)
         if options.json {

@@ -18,8 +18,8 @@ enum StreamsCommand: Command {
 
         With --write-dir DIR, each direction's bytes go to DIR/connNNNN-DIR-SRC.PORT-DST.PORT.bin.
         Files hold only captured bytes, back to back: gaps are not filled in (the listing says
-        where they were). Exit status: 0, 1 usage error or bad filter, 2 gaps, malformed packets,
-        limits reached, or an unreadable capture. JSON schema: docs/cli.md.
+        where they were). Exit status: 0, 1 usage error or bad filter, 2 gaps, malformed or
+        unsupported packets, limits reached, or an unreadable capture. JSON schema: docs/cli.md.
         """,
         options: [
             InputArgument.readOption,
@@ -28,6 +28,7 @@ enum StreamsCommand: Command {
                    help: "Write each direction's reassembled bytes to its own file in DIR\n(created if missing)."),
             .value("filter", short: "f", valueName: "EXPR",
                    help: "Keep only packets matching this BPF filter (pcap-filter(7)),\ne.g. 'tcp port 9000'."),
+            ProcessOption.spec,
         ] + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The capture to read; '-': standard input. Required unless -r FILE."),
@@ -54,6 +55,7 @@ enum StreamsCommand: Command {
         if let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: input.filterWords) {
             try source.setFilter(filter)
         }
+        source.processSelector = try ProcessOption(arguments).selector
         // The listing is written once the reading is over, so the line never meets it on a terminal.
         source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: false)
         let files = try arguments.value("write-dir").map { directory throws(CommandFailure) in try StreamFileWriter(directory: directory) }

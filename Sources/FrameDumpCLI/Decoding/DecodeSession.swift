@@ -87,13 +87,18 @@ struct DecodeSession<Renderer: OutputRenderer> {
         case .stream(let event):
             // The contexts are made from two values, not from the sink: a closure over the sink
             // would copy it.
-            let (keepsTotals, givenFormat) = (sink.keepsTotals, sink.givenFormat)
+            let (keepsTotals, givenFormat, process) = (sink.keepsTotals, sink.givenFormat, sink.nextProcess)
+            sink.nextProcess = nil
             try framing { engine, sink in
                 try engine.consume(event, at: time, contexts: { connection, client, server in
-                    Sink.contexts(client: StreamLabel(connection: connection, direction: .clientToServer, source: client, destination: server),
-                                  keepsTotals: keepsTotals, givenFormat: givenFormat)
+                    let process = process?.connection == connection ? process?.process : nil
+                    return Sink.contexts(client: StreamLabel(connection: connection, direction: .clientToServer, source: client,
+                                                             destination: server, process: process),
+                                         keepsTotals: keepsTotals, givenFormat: givenFormat)
                 }, into: &sink)
             }
+        case .connectionProcess(let connection, let process):
+            sink.nextProcess = (connection, process)
         case .malformedPacket(let number, let reason, let offset):
             sink.problems += 1
             sink.renderer.renderMalformedPacket(number: number, time: time, reason: reason, offset: offset, into: &sink.output.buffer)
@@ -105,6 +110,13 @@ struct DecodeSession<Renderer: OutputRenderer> {
         case .unsupportedLinkType, .latestCounters:
             break
         }
+    }
+
+    /// With `--summary`, renders the packets a capture skipped for an unsupported layer (none: nothing).
+    mutating func renderUnsupported(_ counts: UnsupportedLayerCounts) throws {
+        guard sink.keepsTotals, counts.packets > 0 else { return }
+        sink.renderer.renderUnsupported(counts, into: &sink.output.buffer)
+        try sink.output.flushIfBlockFull()
     }
 
     /// Opens a connection of labelled streams (a socket's) or the single unlabelled stream of a
@@ -182,6 +194,8 @@ extension DecodeSession {
         var closedConnections: [ConnectionTotals] = []
         /// The failure to throw once the engine gives up detecting a format.
         var noFormatFailure: CommandFailure?
+        /// The process of the connection whose `connectionOpened` comes next (PKTAP captures).
+        var nextProcess: (connection: Int, process: PacketProcess)?
 
         init(renderer: Renderer, output: OutputStream, keepsTotals: Bool, alwaysCloses: Bool) {
             self.renderer = renderer

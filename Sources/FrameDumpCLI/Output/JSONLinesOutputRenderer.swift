@@ -102,6 +102,14 @@ struct JSONLinesOutputRenderer: OutputRenderer {
         buffer.append(contentsOf: "}\n".utf8)
     }
 
+    func renderUnsupported(_ counts: UnsupportedLayerCounts, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: "{\"type\":\"unsupported\",\"packets\":".utf8)
+        ByteFormatting.appendDecimal(UInt64(max(0, counts.packets)), to: &buffer)
+        buffer.append(contentsOf: ",\"layers\":".utf8)
+        counts.appendJSONObject(to: &buffer)
+        buffer.append(contentsOf: "}\n".utf8)
+    }
+
     func renderFragmentsDropped(_ drop: IPDefragmenter.Drop, time: Timestamp, into buffer: inout [UInt8]) {
         appendOpening("fragments_dropped", time: time, to: &buffer)
         buffer.append(contentsOf: ",\"src\":".utf8)

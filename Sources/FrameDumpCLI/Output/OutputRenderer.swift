@@ -43,6 +43,9 @@ protocol OutputRenderer {
     /// Appends an incomplete IP datagram that was given up.
     mutating func renderFragmentsDropped(_ drop: IPDefragmenter.Drop, time: Timestamp, into buffer: inout [UInt8])
 
+    /// Appends, with `--summary`, the packets skipped because a layer in them is not decoded.
+    mutating func renderUnsupported(_ counts: UnsupportedLayerCounts, into buffer: inout [UInt8])
+
     /// Appends one connection's `--summary` totals.
     mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8])
 

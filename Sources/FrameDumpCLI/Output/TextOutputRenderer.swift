@@ -63,7 +63,7 @@ struct TextOutputRenderer: OutputRenderer {
         case .reassembly(.maxConnections): "too many connections tracked: this one is evicted"
         case .bufferedBytesTotal: "bytes of unfinished frames of all streams over the limit: this direction's partial frame is truncated"
         }
-        let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)"
+        let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)\(label.processText)"
         appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, "limit"))  \(what)"], to: &buffer)
     }
 
@@ -85,6 +85,11 @@ struct TextOutputRenderer: OutputRenderer {
     mutating func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int,
                                         into buffer: inout [UInt8]) {
         appendBlock(["packet \(number)  \(Self.text(time))  \(style.apply(.bad, "malformed packet"))  \(reason) at byte \(offset)"],
+                    to: &buffer)
+    }
+
+    mutating func renderUnsupported(_ counts: UnsupportedLayerCounts, into buffer: inout [UInt8]) {
+        appendBlock(["\(style.apply(.bad, "unsupported"))  \(counted(counts.packets, "packet")) skipped, their TCP out of reach: \(counts.list)"],
                     to: &buffer)
     }
 

@@ -50,7 +50,7 @@ struct TextRenderer {
         if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
         wroteBlock = true
         if let label {
-            buffer.append(contentsOf: "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)  ".utf8)
+            buffer.append(contentsOf: "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)\(label.processText)  ".utf8)
             if let time {
                 RFC3339Timestamp.append(time, to: &buffer)
                 buffer.append(contentsOf: "  ".utf8)
