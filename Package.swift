@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
         .library(name: "PacketCapture", targets: ["PacketCapture"]),
         .library(name: "StreamFraming", targets: ["StreamFraming"]),
+        .library(name: "TLSDecryption", targets: ["TLSDecryption"]),
         .executable(name: "framedump", targets: ["framedump"]),
         .executable(name: "framedump-bench", targets: ["framedump-bench"]),
     ],
@@ -30,9 +31,18 @@ let package = Package(
         ),
         .target(name: "PacketCapture", dependencies: ["CPcap", "PacketDecoding"]),
 
+        // The system's OpenSSL libcrypto (Debian: libssl-dev), found through pkg-config: every
+        // cipher, MAC and digest TLS decryption uses is OpenSSL's.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "TLSDecryption", dependencies: ["CCrypto", "PacketDecoding", "StreamFraming"]),
+
         // Linux epoll(7), which the Glibc module leaves out: the live commands' event loop.
         .systemLibrary(name: "CEpoll"),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "CEpoll"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "CEpoll"]),
         // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
         // libraries took 1.1 ms (3.4 → 2.3 ms) of every run's start-up, a tenth of `decode` on a
         // 5 MB capture (docs/performance.md, "What it took"). Only this executable has the flag,
@@ -71,6 +81,7 @@ let package = Package(
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding", "StreamFraming", "FrameCodec", "TestSupport"]),
         .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
+        .testTarget(name: "TLSDecryptionTests", dependencies: ["TLSDecryption", "StreamFraming", "PacketDecoding", "TestSupport"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
         // its output against checked-in files (goldens), and its reading against other tools'
         // (tshark's, and the corpus oracles that tshark made).

@@ -41,6 +41,7 @@ enum DecodeCommand: Command {
                 help: "Captures: keep only packets matching this BPF filter\n(pcap-filter(7)), e.g. 'tcp port 9000'."
             ),
             .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
+            TLSKeySource.option,
         ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
@@ -63,7 +64,8 @@ enum DecodeCommand: Command {
         switch InputKind.identify(path: path) {
         case .capture(let capture):
             return try CaptureDecoding.run(path: path, opened: capture, filter: filter, options: options, limits: limits,
-                                           keepsTotals: arguments.flag("summary"), context: context, frameLimit: frameLimit)
+                                           keepsTotals: arguments.flag("summary"), context: context, frameLimit: frameLimit,
+                                           tlsKeys: TLSKeySource.keys(arguments, capture: path))
         case .hexDump(let text):
             opened = text
         case .unreadable:
@@ -75,6 +77,7 @@ enum DecodeCommand: Command {
             throw UsageError("\(what) applies only to a capture (pcap or pcapng), and \(path == "-" ? "standard input" : path) is not one")
         }
         if arguments.flag("summary") { throw UsageError("--summary applies only to a capture; a hex dump is one stream") }
+        if arguments.value("tls-keylog") != nil { throw UsageError("--tls-keylog applies only to a capture (pcap or pcapng)") }
         let bytes = try HexDumpSource(path: path, opened: opened).read()
         let configuration = limits.framing(format: options.format)
         if options.json {
