@@ -9,7 +9,8 @@
 ///
 /// Text is added as it comes (``add(_:)``), so a file that grows while a client runs can be
 /// read on: an unfinished last line waits for the rest. `EXPORTER_SECRET`,
-/// `CLIENT_EARLY_TRAFFIC_SECRET`, `EARLY_EXPORTER_SECRET` and `RSA` lines are valid and not
+/// `CLIENT_EARLY_TRAFFIC_SECRET`, `EARLY_EXPORTER_SECRET`, `RSA` and OpenSSL's
+/// `CLIENT_TRAFFIC_SECRET_N` / `SERVER_TRAFFIC_SECRET_N` (after a KeyUpdate) lines are valid and not
 /// needed; any other line that is not of the form above is a ``Warning`` with its line number,
 /// and the rest of the log is still used.
 public final class TLSKeyLog: TLSKeyProvider {
@@ -100,6 +101,7 @@ public final class TLSKeyLog: TLSKeyProvider {
     ]
     private static let ignoredLabels: Set<String> = [
         "EXPORTER_SECRET", "CLIENT_EARLY_TRAFFIC_SECRET", "EARLY_EXPORTER_SECRET", "RSA",
+        "CLIENT_TRAFFIC_SECRET_N", "SERVER_TRAFFIC_SECRET_N",
     ]
 
     /// At most 40 characters of a label, for a message.
