@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding", "StreamFraming", "FrameCodec", "TestSupport"]),
         .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
-        .testTarget(name: "TLSDecryptionTests", dependencies: ["TLSDecryption", "StreamFraming", "PacketDecoding", "TestSupport"]),
+        .testTarget(name: "TLSDecryptionTests", dependencies: ["TLSDecryption", "StreamFraming", "PacketDecoding", "PacketCapture", "TestSupport"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
         // its output against checked-in files (goldens), and its reading against other tools'
         // (tshark's, and the corpus oracles that tshark made).
