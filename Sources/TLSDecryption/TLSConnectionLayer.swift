@@ -31,6 +31,10 @@ import StreamFraming
 public final class TLSConnectionLayer: ConnectionLayer {
     public typealias Event = TLSEvent
 
+    /// The most ciphertext one direction holds while it waits for keys a growing key log does
+    /// not have yet (``TLSKeyProvider/mayLearnMore``); beyond it the direction is ``TLSNoKeyReason/noKey``.
+    public static let maxHeldBytes = 1 << 20
+
     /// The longest record fragment accepted: 2^14 + 2048 bytes (RFC 5246 §6.2.3; RFC 8446
     /// §5.2 allows 2^14 + 256).
     public static let maxRecordLength = (1 << 14) + 2048
@@ -66,6 +70,10 @@ public final class TLSConnectionLayer: ConnectionLayer {
         var ended = false
         /// Bytes received before the connection was recognised (or not).
         var probe: [UInt8] = []
+        /// Ciphertext held while the keys are not in the key log yet (`nil`: not waiting), and
+        /// the stream offset it starts at.
+        var held: [UInt8]?
+        var heldFrom: UInt64 = 0
     }
 
     private enum KeyChange {
@@ -138,6 +146,7 @@ public final class TLSConnectionLayer: ConnectionLayer {
         if mode == .undecided { try decide(emit) }
         directions[direction.rawValue].ended = true
         if mode == .tls {
+            try retryHeld(direction, emit, final: true)
             if !directions[direction.rawValue].pending.isEmpty { stop(direction, .failure(.truncated)) }
             if !announced, serverHello != nil { try announce(emit) }
             let state = directions[direction.rawValue]
@@ -189,6 +198,10 @@ public final class TLSConnectionLayer: ConnectionLayer {
         // While a record is processed, `offset` is where it ends (what a stop defaults to).
         defer { directions[d].offset = start + UInt64(bytes.count) }
         guard directions[d].stop == nil else { return }
+        if directions[d].held != nil {
+            directions[d].held!.append(contentsOf: bytes)
+            return try retryHeld(direction, emit)
+        }
         var index = 0
         if !directions[d].pending.isEmpty {
             let pendingStart = start - UInt64(directions[d].pending.count)
@@ -212,7 +225,7 @@ public final class TLSConnectionLayer: ConnectionLayer {
             directions[d].offset = start + UInt64(index)
             try record.withUnsafeBytes { try process($0, at: pendingStart, from: direction, emit) }
         }
-        while directions[d].stop == nil, bytes.count - index >= 5 {
+        while directions[d].stop == nil, directions[d].held == nil, bytes.count - index >= 5 {
             let length = Int(bytes[index + 3]) << 8 | Int(bytes[index + 4])
             guard length <= Self.maxRecordLength else {
                 stop(direction, .failure(.recordTooLong), at: start + UInt64(index))
@@ -223,7 +236,9 @@ public final class TLSConnectionLayer: ConnectionLayer {
             try process(UnsafeRawBufferPointer(rebasing: bytes[index..<index + 5 + length]), at: start + UInt64(index), from: direction, emit)
             index += 5 + length
         }
-        if directions[d].stop == nil, index < bytes.count {
+        if directions[d].held != nil {
+            directions[d].held!.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index...]))
+        } else if directions[d].stop == nil, index < bytes.count {
             directions[d].pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index...]))
         }
     }
@@ -242,12 +257,16 @@ public final class TLSConnectionLayer: ConnectionLayer {
                 stop(direction, .noKey(.noHandshake), at: offset + UInt64(record.count))
             } else if !isTLS13 {
                 installTLS12Keys(direction, nextRecordAt: offset + UInt64(record.count))
-                try announce(emit)
+                if directions[d].held == nil { try announce(emit) }
             }
             return
         }
         if directions[d].protection == nil, isTLS13, type == 23 {
             installTLS13Keys(direction, at: offset)
+            if directions[d].held != nil {
+                directions[d].held!.append(contentsOf: record)
+                return
+            }
             try announce(emit)
             guard directions[d].stop == nil else { return }
         }
@@ -370,7 +389,7 @@ public final class TLSConnectionLayer: ConnectionLayer {
     /// TLS 1.2, at a ChangeCipherSpec: the direction's keys from the key block (RFC 5246 §6.3).
     private func installTLS12Keys(_ direction: StreamDirection, nextRecordAt offset: UInt64) {
         guard let suite, let serverHello, let clientHello else { return stop(direction, .noKey(.noHandshake), at: offset) }
-        guard let master = secret(\.masterSecret) else { return stop(direction, .noKey(.noKey), at: offset) }
+        guard let master = secret(\.masterSecret) else { return awaitKeys(direction, from: offset) }
         let macLength = suite.mac?.length ?? 0
         let keyLength = suite.cipher.keyLength
         let ivLength = switch suite.cipher {
@@ -398,14 +417,49 @@ public final class TLSConnectionLayer: ConnectionLayer {
 
     /// TLS 1.3: the direction's handshake or application keys from its logged traffic secret.
     private func installTLS13Keys(_ direction: StreamDirection, at offset: UInt64) {
-        let which: KeyPath<TLSSecrets, [UInt8]?> = switch (direction, directions[direction.rawValue].usesApplicationKeys) {
+        guard suite != nil else { return stop(direction, .noKey(.noKey), at: offset) }
+        guard let found = secret(trafficSecret(direction)) else { return awaitKeys(direction, from: offset) }
+        useTLS13Secret(found, direction, at: offset)
+    }
+
+    /// Which logged secret `direction` needs next (TLS 1.3).
+    private func trafficSecret(_ direction: StreamDirection) -> KeyPath<TLSSecrets, [UInt8]?> {
+        switch (direction, directions[direction.rawValue].usesApplicationKeys) {
         case (.clientToServer, false): \.clientHandshakeTrafficSecret
         case (.serverToClient, false): \.serverHandshakeTrafficSecret
         case (.clientToServer, true): \.clientTrafficSecret0
         case (.serverToClient, true): \.serverTrafficSecret0
         }
-        guard suite != nil, let found = secret(which) else { return stop(direction, .noKey(.noKey), at: offset) }
-        useTLS13Secret(found, direction, at: offset)
+    }
+
+    /// The key log has no secret for `direction` (yet): a log that may still grow is asked again
+    /// as more ciphertext arrives, which is held meanwhile; any other log has none.
+    private func awaitKeys(_ direction: StreamDirection, from offset: UInt64) {
+        guard keys.mayLearnMore else { return stop(direction, .noKey(.noKey), at: offset) }
+        directions[direction.rawValue].held = []
+        directions[direction.rawValue].heldFrom = offset
+    }
+
+    /// Looks for the keys a waiting direction needs; when the log has them now, decrypts what
+    /// was held. Gives up (``TLSNoKeyReason/noKey``) past ``maxHeldBytes`` or when `final`.
+    private func retryHeld(_ direction: StreamDirection, _ emit: (ConnectionLayerOutput<TLSEvent>) throws -> Void,
+                           final: Bool = false) throws {
+        let d = direction.rawValue
+        guard let held = directions[d].held else { return }
+        let isTLS13 = suite?.isTLS13 == true
+        guard secret(isTLS13 ? trafficSecret(direction) : \.masterSecret) != nil else {
+            if final || held.count > Self.maxHeldBytes {
+                directions[d].held = nil
+                stop(direction, .noKey(.noKey), at: directions[d].heldFrom)
+            }
+            return
+        }
+        directions[d].held = nil
+        // Read again from where holding began (the caller's own offset update lands at the same end).
+        directions[d].offset = directions[d].heldFrom
+        if !isTLS13 { installTLS12Keys(direction, nextRecordAt: directions[d].heldFrom) }
+        try announce(emit)
+        try held.withUnsafeBytes { try read($0, from: direction, emit) }
     }
 
     /// TLS 1.3 KeyUpdate: the next secret is HKDF-Expand-Label(secret, "traffic upd", "", Hash.length) (RFC 8446 §7.2).

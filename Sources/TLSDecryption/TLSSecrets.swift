@@ -31,4 +31,14 @@ public struct TLSSecrets: Sendable, Equatable {
 public protocol TLSKeyProvider: AnyObject {
     /// The secrets logged for `clientRandom`, or `nil` when there are none (yet).
     func secrets(for clientRandom: ClientRandom) -> TLSSecrets?
+
+    /// Whether a secret missing now may be there later (a key log still being written): the
+    /// layer then holds the direction's ciphertext, up to ``TLSConnectionLayer/maxHeldBytes``,
+    /// and asks again as more arrives.
+    var mayLearnMore: Bool { get }
+}
+
+extension TLSKeyProvider {
+    /// A fixed set of keys: what is missing stays missing.
+    public var mayLearnMore: Bool { false }
 }

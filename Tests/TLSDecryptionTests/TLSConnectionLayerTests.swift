@@ -134,3 +134,49 @@ import TLSDecryption
         #expect(outputs.ends == [1, 1])
     }
 }
+
+/// A key log still being written (`capture`): its secrets appear only after some look-ups.
+final class LateKeys: TLSKeyProvider {
+    let keys: TLSKeyLog
+    var missesLeft: Int
+    private(set) var lookUps = 0
+
+    init(_ keys: TLSKeyLog, misses: Int) {
+        self.keys = keys
+        missesLeft = misses
+    }
+
+    var mayLearnMore: Bool { true }
+
+    func secrets(for clientRandom: ClientRandom) -> TLSSecrets? {
+        lookUps += 1
+        guard missesLeft == 0 else {
+            missesLeft -= 1
+            return nil
+        }
+        return keys.secrets(for: clientRandom)
+    }
+}
+
+@Suite struct TLSLateKeysTests {
+    /// The server's first protected records arrive before the client has logged their keys:
+    /// they are held and decrypted once the log has them.
+    @Test(arguments: ["tls13-aes128gcm", "tls12-aes128gcm", "tls12-cbc-sha"])
+    func keysLoggedLateStillDecrypt(_ name: String) throws {
+        let capture = try CapturedTLS(name)
+        let expected = try LayerOutputs.replay(capture.chunks, keys: capture.keys)
+        let late = LateKeys(capture.keys, misses: 3)
+        let outputs = try LayerOutputs.replay(capture.chunks, keys: late, piece: 100)
+        #expect(late.lookUps > 3)
+        #expect(outputs.plaintext == expected.plaintext)
+        #expect(outputs.events == expected.events)
+    }
+
+    @Test func keysThatNeverComeAreMissingFromWhereTheyWereNeeded() throws {
+        let capture = try CapturedTLS("tls13-aes128gcm")
+        let fixed = try LayerOutputs.replay(capture.chunks, keys: TLSKeyLog())
+        let never = try LayerOutputs.replay(capture.chunks, keys: LateKeys(TLSKeyLog(), misses: 0))
+        #expect(never.plaintext == [[], []])
+        #expect(never.events == fixed.events)
+    }
+}

@@ -50,6 +50,8 @@ final class KeyLogFile: TLSKeyProvider {
     /// How many client randoms have secrets.
     var count: Int { log.count }
 
+    var mayLearnMore: Bool { followsGrowth && fileDescriptor >= 0 }
+
     func secrets(for clientRandom: ClientRandom) -> TLSSecrets? {
         if let secrets = log.secrets(for: clientRandom) { return secrets }
         guard followsGrowth, fileDescriptor >= 0 else { return nil }
