@@ -220,10 +220,15 @@ public final class TLSConnectionLayer: ConnectionLayer {
             directions[d].pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<index + take]))
             index += take
             guard directions[d].pending.count == 5 + length else { return }
-            let record = directions[d].pending
-            directions[d].pending.removeAll(keepingCapacity: true)
+            // Swapped out rather than copied, and its buffer handed back: no allocation per record.
+            var record: [UInt8] = []
+            swap(&record, &directions[d].pending)
             directions[d].offset = start + UInt64(index)
             try record.withUnsafeBytes { try process($0, at: pendingStart, from: direction, emit) }
+            if directions[d].stop == nil, directions[d].pending.isEmpty {
+                record.removeAll(keepingCapacity: true)
+                swap(&record, &directions[d].pending)
+            }
         }
         while directions[d].stop == nil, directions[d].held == nil, bytes.count - index >= 5 {
             let length = Int(bytes[index + 3]) << 8 | Int(bytes[index + 4])

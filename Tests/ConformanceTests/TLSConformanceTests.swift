@@ -7,8 +7,8 @@ import Testing
 /// (`-z follow,tls,raw`), and what the generator recorded each side wrote (its SHA-256).
 @Suite(.requires(.tshark))
 struct TLSConformanceTests {
-    @Test(arguments: TLSCaptureFixture.all)
-    func decryptedStreamsMatchTsharkAndTheGenerator(_ fixture: TLSCaptureFixture) throws {
+    @Test(arguments: CaptureFixture.tls)
+    func decryptedStreamsMatchTsharkAndTheGenerator(_ fixture: CaptureFixture) throws {
         let ours = try StreamsRun.run(fixture.path, ["--tls-keylog", fixture.keyLogPath])
         let summary = try fixture.summary()
         let connections = summary["connections"] as? [[String: Any]] ?? []

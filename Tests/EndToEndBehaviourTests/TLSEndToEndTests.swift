@@ -5,7 +5,7 @@ import Testing
 /// `--tls-keylog` as a user meets it: a damaged key log, a key log for other connections, the
 /// option where it does not apply, and a capture decoded without it.
 @Suite struct TLSEndToEndTests {
-    static let fixture = TLSCaptureFixture(file: "tls13-aes128gcm.pcap")
+    static let fixture = CaptureFixture(file: "tls13-aes128gcm.pcap", in: CaptureFixture.tlsDirectory)
 
     /// A malformed line is a warning naming the file and its line number; the other lines are
     /// used, so the capture still decrypts.
@@ -17,12 +17,12 @@ import Testing
         let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", "--tls-keylog", file.path, Self.fixture.path])
         #expect(result.stderr.contains("\(file.path): line 1: CLIENT_RANDOM: expected 3 fields"), "\(result.stderr)")
         #expect(result.status == 0)
-        #expect(result.stdout == (try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(Self.fixture.expectedPath), encoding: .utf8)))
+        #expect(result.stdout == (try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(Self.fixture.expectedPath("jsonl")), encoding: .utf8)))
     }
 
     /// Keys of other connections: the connection is reported, its bytes counted, exit 2.
     @Test func keysOfOtherConnectionsAreReportedNotGuessed() throws {
-        let other = TLSCaptureFixture(file: "tls12-aes128gcm.pcap")
+        let other = CaptureFixture(file: "tls12-aes128gcm.pcap", in: CaptureFixture.tlsDirectory)
         let result = try FrameDumpProcess.run(["decode", "--json", "--tls-keylog", other.keyLogPath, Self.fixture.path])
         #expect(result.status == 2)
         let lines = try JSONLines.parse(result.stdout)

@@ -6,10 +6,10 @@ import Testing
 /// goldens, and the goldens against the generator's own record of what each side wrote in
 /// plaintext (`NAME.summary.json`), so a wrong golden cannot be accepted by regenerating it.
 @Suite struct TLSDecodeGoldenTests {
-    @Test(arguments: TLSCaptureFixture.all)
-    func jsonLinesMatchTheGolden(_ fixture: TLSCaptureFixture) throws {
+    @Test(arguments: CaptureFixture.tls)
+    func jsonLinesMatchTheGolden(_ fixture: CaptureFixture) throws {
         let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", "--tls-keylog", fixture.keyLogPath, fixture.path])
-        try GoldenFile.check(result.stdout, against: fixture.expectedPath)
+        try GoldenFile.check(result.stdout, against: fixture.expectedPath("jsonl"))
         let lost = try JSONLines.parse(result.stdout).contains { ["tls_no_key", "tls_decrypt_error"].contains($0["type"] as? String) }
         #expect(result.status == (lost ? 2 : 0), "exit status 2 exactly when TLS bytes were not decrypted")
     }
@@ -17,9 +17,9 @@ import Testing
     /// The key log inside the pcapng (a Decryption Secrets Block) decrypts without the option,
     /// exactly as the option does on the same packets.
     @Test func decryptionSecretsBlockIsUsedWithoutTheOption() throws {
-        let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", "\(TLSCaptureFixture.directory)/tls13-aes128gcm-dsb.pcapng"])
+        let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", "\(CaptureFixture.tlsDirectory)/tls13-aes128gcm-dsb.pcapng"])
         #expect(result.status == 0, "\(result.stderr)")
-        let withOption = try TLSCaptureFixture(file: "tls13-aes128gcm.pcap").expectedLines()
+        let withOption = try CaptureFixture(file: "tls13-aes128gcm.pcap", in: CaptureFixture.tlsDirectory).expectedLines()
         let lines = try JSONLines.parse(result.stdout)
         #expect(lines.count == withOption.count)
         #expect(lines.map { $0["type"] as? String } == withOption.map { $0["type"] as? String })
@@ -27,15 +27,15 @@ import Testing
     }
 
     @Test func everyScenarioHasItsGolden() {
-        #expect(TLSCaptureFixture.all.count >= 19)
+        #expect(CaptureFixture.tls.count >= 19)
     }
 
     /// Per connection: one `tls` line whose version, suite, SNI, ALPN, keys and resumption are
     /// what the client saw; per direction with keys, the frames decoded are exactly the frames
     /// written (offset in plaintext, body length, cmd) with good checksums, tiling the plaintext
     /// to the bytes written; without keys, no frame and one `tls_no_key`.
-    @Test(arguments: TLSCaptureFixture.all)
-    func goldenAgreesWithTheGeneratorSummary(_ fixture: TLSCaptureFixture) throws {
+    @Test(arguments: CaptureFixture.tls)
+    func goldenAgreesWithTheGeneratorSummary(_ fixture: CaptureFixture) throws {
         let summary = try fixture.summary()
         let lines = try fixture.expectedLines()
         let serverPort = summary["server_port"] as? Int ?? -1

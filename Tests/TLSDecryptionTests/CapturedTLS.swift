@@ -20,7 +20,7 @@ struct CapturedTLS {
 
     /// Connection 1 of `Fixtures/captures/tls/NAME.pcap`, and its key log.
     init(_ name: String) throws {
-        let fixture = TLSCaptureFixture(file: "\(name).pcap")
+        let fixture = CaptureFixture(file: "\(name).pcap", in: CaptureFixture.tlsDirectory)
         let root = FrameDumpProcess.packageRoot
         let reader = try PcapReader(path: root.appendingPathComponent(fixture.path).path)
         var chunks: [Chunk] = []

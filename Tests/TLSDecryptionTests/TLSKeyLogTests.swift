@@ -44,9 +44,9 @@ import TLSDecryption
     /// The Decryption Secrets Block of the pcapng holds the key log it was made from; a pcap has none.
     @Test func decryptionSecretsBlocksAreFoundInPcapng() throws {
         let root = FrameDumpProcess.packageRoot
-        let keys = try Data(contentsOf: root.appendingPathComponent("\(TLSCaptureFixture.directory)/tls13-aes128gcm.keys"))
+        let keys = try Data(contentsOf: root.appendingPathComponent("\(CaptureFixture.tlsDirectory)/tls13-aes128gcm.keys"))
         func logs(_ file: String) throws -> [[UInt8]] {
-            let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent("\(TLSCaptureFixture.directory)/\(file)")))
+            let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent("\(CaptureFixture.tlsDirectory)/\(file)")))
             var position = 0
             return PcapngSecrets.tlsKeyLogs(
                 read: { count in
