@@ -10,6 +10,12 @@ public struct ConnectionSummary: Sendable, Hashable {
     public var roles: RoleEvidence
     /// Where the connection is in its life at the time of the summary.
     public var state: TCPConnectionState
+    /// Whether a segment beyond the handshake was seen (not only SYN, SYN-ACK and RST): `false`
+    /// for a refused or unanswered SYN, whatever ``state`` says after a reset.
+    public var wasEstablished: Bool
+    /// The direction whose segment carried the RST that ended the connection (`clientToServer`:
+    /// the client reset it; a refusal is the server's RST to a SYN); `nil` when not reset.
+    public var resetBy: StreamDirection?
     /// Capture time of the first and the latest segment.
     public var firstSeen: Timestamp
     /// Capture time of the latest segment.

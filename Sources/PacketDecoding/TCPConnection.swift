@@ -20,9 +20,11 @@ final class TCPConnection {
     @exclusivity(unchecked) var lastSeen: Timestamp
     @exclusivity(unchecked) private var clientToServer: TCPStream
     @exclusivity(unchecked) private var serverToClient: TCPStream
-    /// A segment other than SYN / SYN-ACK was seen.
+    /// A segment other than SYN, SYN-ACK or RST was seen.
     @exclusivity(unchecked) var isEstablished = false
     @exclusivity(unchecked) var wasReset = false
+    /// Which side's RST ended the connection (see ``ConnectionSummary/resetBy``).
+    @exclusivity(unchecked) var resetBy: StreamDirection?
     /// `connectionClosed` was emitted; the entry stays (like TIME-WAIT, RFC 9293 §3.6) so that
     /// late segments are counted against it and a new SYN can be told apart.
     @exclusivity(unchecked) var isClosed = false
@@ -71,7 +73,7 @@ final class TCPConnection {
     }
 
     var summary: ConnectionSummary {
-        ConnectionSummary(connection: number, client: client, server: server, roles: roles, state: state,
+        ConnectionSummary(connection: number, client: client, server: server, roles: roles, state: state, wasEstablished: isEstablished, resetBy: resetBy,
                           firstSeen: firstSeen, lastSeen: lastSeen,
                           clientToServer: clientToServer.statistics, serverToClient: serverToClient.statistics)
     }

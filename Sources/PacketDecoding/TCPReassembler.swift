@@ -85,7 +85,8 @@ public struct TCPReassembler {
             connection.withStream(direction) { $0.ignore(segment.payload) }
             return
         }
-        if !isSYN { connection.isEstablished = true }
+        // An RST alone (a refused SYN) does not establish the connection.
+        if !isSYN, !flags.contains(.rst) { connection.isEstablished = true }
         if flags.contains(.ack) {
             let acknowledged = SequenceNumber(segment.acknowledgmentNumber)
             try changingHeldBytes(of: slot) {
@@ -94,6 +95,7 @@ public struct TCPReassembler {
         }
         if flags.contains(.rst) {
             connection.withStream(direction) { $0.ignore(segment.payload) }
+            connection.resetBy = direction
             try close(slot, reason: .reset, receive)
             return
         }

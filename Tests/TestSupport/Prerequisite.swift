@@ -22,6 +22,12 @@ package struct Prerequisite: Sendable, CustomStringConvertible {
     /// Wireshark's command-line reader, the reference for reassembly and pcap validity.
     package static let tshark = program("tshark", debianPackage: "tshark")
 
+    /// Debian's Chromium, which renders `analyze --report` pages headless (scripts/test installs it).
+    package static let chromium = program("chromium", debianPackage: "chromium")
+
+    /// Python 3, which reads the screenshots Chromium takes (and runs the fixture generators).
+    package static let python3 = program("python3", debianPackage: "python3")
+
     /// script(1), which gives a command a pseudo-terminal.
     package static let script = program("script", debianPackage: "bsdutils")
 

@@ -4,6 +4,7 @@
 enum CommandTable {
     static let commands: [any Command.Type] = [
         DecodeCommand.self,
+        AnalyzeCommand.self,
         StreamsCommand.self,
         EncodeCommand.self,
         CaptureCommand.self,

@@ -1,0 +1,226 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PacketDecoding
+
+/// `analyze --report FILE.html`: the result as one self-contained HTML page (inline CSS and
+/// SVG, no script, no outside asset):
+///
+/// - the verdicts, one row per rule;
+/// - histograms of heartbeat intervals, pong round-trip times and ack latencies, with the
+///   policy's limits drawn as red lines;
+/// - a timeline per client host: its connections as bars, refused attempts as ticks, each
+///   reconnect delay written above its gap against the delay the backoff expects;
+/// - a ladder diagram per connection with frames: client and server lanes, one arrow per frame
+///   (labelled ping, pong, msg 7, ack 7), FINs, RSTs and gaps, missed pings, late pongs,
+///   retransmissions and duplicates marked by colour; long pauses are drawn as a break with
+///   their length, not to scale.
+///
+/// Long captures stay readable and the file small: at most ``maxLadders`` ladders of at most
+/// ``ConnectionAnalysis/maxLadderEntries`` rows each, and the page says what was left out.
+enum AnalysisReport {
+    /// The most ladder diagrams drawn: the first connections with frames, in capture order.
+    static let maxLadders = 40
+
+    /// Writes `result`'s page to `path`.
+    ///
+    /// - Throws: ``CommandFailure`` (exit 2) when the file cannot be written.
+    static func write(_ result: AnalysisResult, to path: String) throws(CommandFailure) {
+        let page = html(result)
+        let fileDescriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fileDescriptor >= 0 else {
+            throw CommandFailure(message: "framedump analyze: cannot write \(path): \(SystemError(code: errno).text)", status: .badInput)
+        }
+        defer { close(fileDescriptor) }
+        let status = page.withUnsafeBytes { FileDescriptorIO.writeAll(fileDescriptor, $0) }
+        guard status == 0 else {
+            throw CommandFailure(message: "framedump analyze: cannot write \(path): \(SystemError(code: status).text)", status: .badInput)
+        }
+    }
+
+    /// The page's bytes.
+    static func html(_ result: AnalysisResult) -> [UInt8] {
+        var page = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>framedump analyze: \(escape(result.policy.name))</title>
+        <style>
+        body{font:14px system-ui,sans-serif;margin:24px;color:#222;background:#fff}
+        h1{font-size:20px}h2{font-size:16px;margin-top:28px}
+        table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
+        .PASS{color:#1a7f37;font-weight:bold}.FAIL{color:#cf222e;font-weight:bold}.NOT{color:#888}
+        svg{display:block;margin:8px 0;background:#fafafa;border:1px solid #ddd}
+        svg text{font:11px system-ui,sans-serif}
+        .note{color:#666}
+        </style></head><body>
+        <h1>framedump analyze — policy \(escape(result.policy.name))</h1>
+        <table><tr><th>rule</th><th>verdict</th><th>evidence</th></tr>
+
+        """
+        for verdict in result.verdicts {
+            let evidence = verdict.evidence.prefix(3).map { "conn \($0.connection) \($0.direction) @\($0.offset): \(escape($0.note))" }
+            page += "<tr><td>\(verdict.rule)</td><td class=\"\(verdict.outcome.rawValue.split(separator: " ")[0])\">\(verdict.outcome.rawValue)</td>"
+            page += "<td>\(evidence.joined(separator: "<br>"))\(verdict.failures > 3 ? "<br>… \(verdict.failures - 3) more" : "")</td></tr>\n"
+        }
+        page += "</table>\n<h2>Distributions</h2>\n"
+        let policy = result.policy
+        page += histogram("heartbeat intervals", result.intervals,
+                          limits: policy.heartbeat.intervals.flatMap { [policy.tolerant($0.nanoseconds, late: false), policy.tolerant($0.nanoseconds)] })
+        page += histogram("pong round-trip time", result.pongRTT, limits: [policy.heartbeat.pongTimeout])
+        page += histogram("ack latency", result.ackLatency, limits: [policy.delivery.ackTimeout])
+        page += "<h2>Connections per client host</h2>\n"
+        let origin = result.firstTime?.nanoseconds ?? 0
+        let end = result.lastTime?.nanoseconds ?? origin
+        var byClient: [IPAddress: [ConnectionAnalysis]] = [:]
+        for connection in result.connections { byClient[connection.client.address, default: []].append(connection) }
+        let delays = Dictionary(result.reconnectDelays.map { ($0.client, $0.delays) }, uniquingKeysWith: { $0 + $1 })
+        for client in byClient.keys.sorted() {
+            page += timeline(client: client, connections: byClient[client]!, delays: delays[client] ?? [], origin: origin, end: end,
+                             policy: policy)
+        }
+        page += "<h2>Ladder diagrams</h2>\n"
+        let drawn = result.connections.filter(\.drawsLadder)
+        for connection in drawn { page += ladder(connection, origin: origin) }
+        let notDrawn = result.connections.count { $0.frames > 0 && !$0.drawsLadder }
+        if notDrawn > 0 {
+            page += "<p class=\"note\">\(notDrawn) more connections with frames not drawn (at most \(maxLadders)).</p>\n"
+        }
+        page += "</body></html>\n"
+        return Array(page.utf8)
+    }
+
+    /// An SVG histogram of `distribution`'s kept samples in 40 bins, the `limits` as red lines.
+    private static func histogram(_ title: String, _ distribution: Distribution, limits: [Int64]) -> String {
+        let width = 720.0, height = 180.0, left = 40.0, bottom = 150.0
+        var svg = "<svg class=\"histogram\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        svg += "<text x=\"\(left)\" y=\"14\">\(escape(title)) — \(counted(distribution.count, "value"))</text>"
+        let top = Double(max(distribution.count > 0 ? distribution.max : 1, limits.filter { distribution.count == 0 || $0 <= distribution.max * 2 }.max() ?? 1)) * 1.05
+        var bins = [Int](repeating: 0, count: 40)
+        for value in distribution.samples { bins[min(39, max(0, Int(Double(value) / top * 40)))] += 1 }
+        let tallest = Double(max(1, bins.max()!))
+        let barWidth = (width - left - 10) / 40
+        for (index, count) in bins.enumerated() where count > 0 {
+            let barHeight = Double(count) / tallest * (bottom - 24)
+            svg += "<rect x=\(quote(left + Double(index) * barWidth)) y=\(quote(bottom - barHeight)) width=\(quote(barWidth - 1)) height=\(quote(barHeight)) fill=\"#4a7bd0\"><title>\(count)</title></rect>"
+        }
+        for (index, limit) in limits.sorted().enumerated() where Double(limit) <= top {
+            let x = left + Double(limit) / top * (width - left - 10)
+            svg += "<line x1=\(quote(x)) y1=\"20\" x2=\(quote(x)) y2=\(quote(bottom)) stroke=\"#cf222e\" stroke-dasharray=\"4 2\"/>"
+            // Staggered, so that the labels of close limits (an interval's band) do not overlap.
+            svg += "<text x=\(quote(x + 2)) y=\(quote(30 + Double(index % 4) * 12)) fill=\"#cf222e\">\(Seconds(limit))</text>"
+        }
+        let beyond = limits.filter { Double($0) > top }.sorted()
+        if !beyond.isEmpty {
+            // A limit far beyond every value would squash the bars into one: named, not drawn to scale.
+            svg += "<text x=\(quote(width - 10)) y=\"14\" text-anchor=\"end\" fill=\"#cf222e\">limit \(beyond.map { Seconds($0).description }.joined(separator: ", ")) → beyond the axis</text>"
+        }
+        svg += "<line x1=\(quote(left)) y1=\(quote(bottom)) x2=\(quote(width - 10)) y2=\(quote(bottom)) stroke=\"#444\"/>"
+        svg += "<text x=\(quote(left)) y=\(quote(bottom + 16))>0</text><text x=\(quote(width - 80)) y=\(quote(bottom + 16))>\(Seconds(Int64(top)))</text>"
+        return svg + "</svg>\n"
+    }
+
+    /// One client host's connections on a time axis, with its reconnect delays annotated.
+    private static func timeline(client: IPAddress, connections: [ConnectionAnalysis], delays: [ReconnectTracker.Delay],
+                                 origin: Int64, end: Int64, policy: AnalyzePolicy) -> String {
+        let width = 900.0, left = 20.0, rowHeight = 16.0
+        let span = Double(max(1, end - origin))
+        func x(_ time: Int64) -> Double { left + Double(time - origin) / span * (width - 2 * left) }
+        let shown = connections.prefix(200)
+        let height = 60 + Double(shown.count) * rowHeight
+        var svg = "<svg class=\"timeline\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        svg += "<text x=\"\(left)\" y=\"14\">client \(client): \(connections.count) connections, \(delays.count) reconnect delays (measured / expected)</text>"
+        let byConnection = Dictionary(delays.map { ($0.evidence.connection, $0) }, uniquingKeysWith: { first, _ in first })
+        for (row, connection) in shown.enumerated() {
+            let y = 30 + Double(row) * rowHeight
+            let start = connection.openedAt.nanoseconds, stop = connection.endedAt?.nanoseconds ?? end
+            if connection.established {
+                svg += "<rect x=\(quote(x(start))) y=\(quote(y)) width=\(quote(max(2, x(stop) - x(start)))) height=\"10\" fill=\"#6cc070\"><title>conn \(connection.number)</title></rect>"
+            } else {
+                svg += "<rect x=\(quote(x(start) - 1)) y=\(quote(y)) width=\"3\" height=\"10\" fill=\"#cf222e\"><title>conn \(connection.number) refused</title></rect>"
+            }
+            if let delay = byConnection[connection.number] {
+                let ok = abs(delay.measured - delay.expected) <= policy.backoffSlack(delay.expected)
+                svg += "<line x1=\(quote(x(start - delay.measured))) y1=\(quote(y + 5)) x2=\(quote(x(start))) y2=\(quote(y + 5)) stroke=\"#999\" stroke-dasharray=\"2 2\"/>"
+                svg += "<text x=\(quote(x(start) + 4)) y=\(quote(y + 9)) fill=\"\(ok ? "#444" : "#cf222e")\">\(Seconds(delay.measured)) / \(Seconds(delay.expected))</text>"
+            }
+        }
+        if connections.count > shown.count {
+            svg += "<text x=\"\(left)\" y=\(quote(height - 8))>\(connections.count - shown.count) more connections not drawn</text>"
+        }
+        return svg + "</svg>\n"
+    }
+
+    /// One connection's frames as arrows between a client and a server lane, in order; a pause
+    /// longer than a tenth of the connection's span is drawn as a break labelled with its length.
+    private static func ladder(_ connection: ConnectionAnalysis, origin: Int64) -> String {
+        let width = 620.0, clientX = 110.0, serverX = 510.0, rowHeight = 18.0
+        let entries = connection.ladder
+        let span = (entries.last?.time.nanoseconds ?? 0) - (entries.first?.time.nanoseconds ?? 0)
+        var rows: [(entry: LadderEntry?, pause: Int64)] = []
+        var previous: Int64?
+        for entry in entries {
+            if let previous, entry.time.nanoseconds - previous > max(span / 10, 1) { rows.append((nil, entry.time.nanoseconds - previous)) }
+            rows.append((entry, 0))
+            previous = entry.time.nanoseconds
+        }
+        let height = 50 + Double(rows.count) * rowHeight + 20
+        var svg = "<svg class=\"ladder\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        svg += "<defs><marker id=\"a\(connection.number)\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#555\"/></marker></defs>"
+        svg += "<text x=\"10\" y=\"14\">conn \(connection.number): \(escape("\(connection.client)")) → \(escape("\(connection.server)"))\(connection.sessionType.map { " (\(escape($0)))" } ?? "")</text>"
+        svg += "<text x=\(quote(clientX - 20)) y=\"34\">client</text><text x=\(quote(serverX - 20)) y=\"34\">server</text>"
+        svg += "<line x1=\(quote(clientX)) y1=\"40\" x2=\(quote(clientX)) y2=\(quote(height - 10)) stroke=\"#888\"/>"
+        svg += "<line x1=\(quote(serverX)) y1=\"40\" x2=\(quote(serverX)) y2=\(quote(height - 10)) stroke=\"#888\"/>"
+        for (index, row) in rows.enumerated() {
+            let y = 52 + Double(index) * rowHeight
+            guard let entry = row.entry else {
+                svg += "<text x=\(quote((clientX + serverX) / 2 - 30)) y=\(quote(y + 4)) fill=\"#888\">⋯ \(Seconds(row.pause)) ⋯</text>"
+                continue
+            }
+            let (from, to) = entry.direction == .clientToServer ? (clientX, serverX) : (serverX, clientX)
+            let color = self.color(entry)
+            let offset = Seconds(entry.time.nanoseconds - origin)
+            svg += "<text x=\"4\" y=\(quote(y + 4)) fill=\"#888\">\(offset)</text>"
+            svg += "<line x1=\(quote(from)) y1=\(quote(y)) x2=\(quote(to)) y2=\(quote(y + 8)) stroke=\"\(color)\" stroke-width=\"1.5\"\(entry.mark == .missed ? " stroke-dasharray=\"5 3\"" : "") marker-end=\"url(#a\(connection.number))\"/>"
+            let label = [.none, .fin, .reset].contains(entry.mark) ? entry.label : "\(entry.label) (\(entry.mark.rawValue))"
+            svg += "<text x=\(quote((clientX + serverX) / 2 - 40)) y=\(quote(y + 2)) fill=\"\(color)\">\(escape(label))</text>"
+        }
+        if entries.count >= ConnectionAnalysis.maxLadderEntries {
+            svg += "<text x=\"10\" y=\(quote(height - 4)) fill=\"#888\">only the first \(entries.count) frames and events are drawn</text>"
+        }
+        return svg + "</svg>\n"
+    }
+
+    private static func color(_ entry: LadderEntry) -> String {
+        switch entry.mark {
+        case .missed, .premature, .duplicate, .reset: return "#cf222e"
+        case .late, .gap: return "#d4a017"
+        case .retransmission: return "#8250df"
+        case .fin: return "#222"
+        case .none: break
+        }
+        if entry.label.hasPrefix("msg") { return "#1f6feb" }
+        if entry.label.hasPrefix("ack") { return "#1a7f37" }
+        return "#777"
+    }
+
+    /// A number as a quoted SVG attribute value, one decimal.
+    private static func quote(_ value: Double) -> String {
+        "\"\(Double(Int((value * 10).rounded())) / 10)\""
+    }
+
+    /// Text with `&`, `<`, `>` and `"` escaped for HTML.
+    private static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

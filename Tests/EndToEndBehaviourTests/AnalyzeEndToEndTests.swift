@@ -1,0 +1,155 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `framedump analyze` on the fixtures of Fixtures/analyze: loopback recordings of
+/// scripts/policy-reference (a client that follows im-default, and clients that break one rule
+/// each) and hand-built captures with exact timestamps (scripts/make-analyze-captures). Every
+/// verdict is checked against NAME.expected.json, which the generators derived from what they
+/// did, not from framedump's output.
+@Suite struct AnalyzeEndToEndTests {
+    static let fixtures = FixtureDirectory.files(in: "Fixtures/analyze", endingIn: ".pcap").map { String($0.dropLast(5)) }
+
+    /// The generator's expectations for fixture `name`.
+    static func expectations(_ name: String) throws -> [String: Any] {
+        let url = FrameDumpProcess.packageRoot.appendingPathComponent("Fixtures/analyze/\(name).expected.json")
+        return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    /// `analyze --json` of a fixture, at the time scale its generator ran at: the verdict records by rule.
+    static func verdicts(_ name: String, scale: Double) throws -> (verdicts: [String: [String: Any]], result: FrameDumpProcess.Result) {
+        let result = try FrameDumpProcess.run(["analyze", "--json", "--time-scale", "\(scale)", "Fixtures/analyze/\(name).pcap"])
+        var verdicts: [String: [String: Any]] = [:]
+        for line in result.stdout.split(separator: "\n") {
+            let record = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            if record["type"] as? String == "verdict", let rule = record["rule"] as? String { verdicts[rule] = record }
+        }
+        return (verdicts, result)
+    }
+
+    @Test func everyFixtureHasItsExpectations() {
+        #expect(Self.fixtures.count >= 12, "\(Self.fixtures)")
+        for name in Self.fixtures {
+            #expect(FileManager.default.fileExists(atPath: FrameDumpProcess.packageRoot.appendingPathComponent("Fixtures/analyze/\(name).expected.json").path), "\(name)")
+        }
+    }
+
+    /// Each rule's outcome is the generator's; the exit status is 2 exactly when one fails.
+    @Test(arguments: fixtures)
+    func verdictsAreTheGenerators(_ name: String) throws {
+        let expectations = try Self.expectations(name)
+        let expected = try #require(expectations["expected"] as? [String: String])
+        let scale = try #require(expectations["scale"] as? Double)
+        let (verdicts, result) = try Self.verdicts(name, scale: scale)
+        #expect(Set(verdicts.keys).isSuperset(of: expected.keys), "\(result)")
+        for (rule, outcome) in expected.sorted(by: { $0.key < $1.key }) {
+            let verdict = verdicts[rule]
+            #expect(verdict?["outcome"] as? String == outcome, "\(name) \(rule): \(verdict.map { "\($0)" } ?? "missing")")
+            if outcome == "fail" {
+                let evidence = verdict?["evidence"] as? [[String: Any]] ?? []
+                #expect(!evidence.isEmpty && evidence.allSatisfy { $0["conn"] is Int && $0["ts"] is String && $0["offset"] is Int }, "\(name) \(rule)")
+            }
+        }
+        #expect(result.status == (expected.values.contains("fail") ? 2 : 0), "\(name): \(result.stderr)")
+    }
+
+    /// The hour of heartbeats: interval figures exactly as built (to the microsecond the JSON carries).
+    @Test func hourOfHeartbeatsFigures() throws {
+        let expectations = try Self.expectations("hb-hour-of-heartbeats")
+        let built = try #require(expectations["heartbeat_interval"] as? [String: Double])
+        let (verdicts, _) = try Self.verdicts("hb-hour-of-heartbeats", scale: 1)
+        let heartbeat = try #require(verdicts["heartbeat_interval"])
+        #expect(heartbeat["count"] as? Int == Int(built["count"]!))
+        for key in ["min", "p50", "p95", "max"] {
+            #expect(abs((heartbeat[key] as? Double ?? -1) - built[key]!) < 1e-6, "\(key): \(heartbeat[key] ?? "none") vs \(built[key]!)")
+        }
+        let pong = try #require(verdicts["pong_timeout"])
+        #expect(pong["count"] as? Int == (expectations["pong_timeout"] as? [String: Double])?["count"].map(Int.init))
+    }
+
+    /// The capped backoff run: each delay and the schedule it is held to, as built.
+    @Test func cappedBackoffFigures() throws {
+        let expectations = try Self.expectations("hb-capped-backoff")
+        let built = try #require(expectations["reconnect_backoff"] as? [String: Any])
+        let (verdicts, _) = try Self.verdicts("hb-capped-backoff", scale: 1)
+        let backoff = try #require(verdicts["reconnect_backoff"])
+        let delays = try #require(backoff["delays"] as? [Double]), builtDelays = try #require(built["delays"] as? [Double])
+        #expect(delays.count == builtDelays.count)
+        for (measured, sent) in zip(delays, builtDelays) { #expect(abs(measured - sent) < 1e-6, "\(delays) vs \(builtDelays)") }
+        #expect(backoff["expected"] as? [Double] == (built["expected"] as? [Int])?.map(Double.init))
+        #expect(backoff["refused"] as? Int == built["refused"] as? Int)
+    }
+
+    /// The text form: one line per rule, starting with its outcome; a failure's evidence beneath it.
+    @Test func textIsOneLinePerRule() throws {
+        let result = try FrameDumpProcess.run(["analyze", "--time-scale", "0.05", "Fixtures/analyze/no-cap.pcap"])
+        let lines = result.stdout.split(separator: "\n")
+        let rules = lines.filter { !$0.hasPrefix(" ") }
+        #expect(rules.count == 12, "\(result)")
+        #expect(rules.allSatisfy { $0.hasPrefix("PASS ") || $0.hasPrefix("FAIL ") || $0.hasPrefix("NOT SEEN ") })
+        let backoff = try #require(rules.first { $0.contains("reconnect_backoff") })
+        #expect(backoff.hasPrefix("FAIL "))
+        let index = try #require(lines.firstIndex(of: backoff))
+        #expect(lines[index + 1].hasPrefix("    conn ") && lines[index + 1].contains("above the cap"), "\(result)")
+        #expect(result.status == 2)
+    }
+
+    /// A policy file: read with the project's JSON parser; its errors name the key.
+    @Test func policyFileAndItsErrors() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-policy-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lenient = directory.appendingPathComponent("lenient.json")
+        // Caps at 2 s: the capped run's 16 s delays fail.
+        try Data(#"{"name":"short-cap","reconnect":{"cap_s":2}}"#.utf8).write(to: lenient)
+        let run = try FrameDumpProcess.run(["analyze", "--json", "--policy", lenient.path, "Fixtures/analyze/hb-capped-backoff.pcap"])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains(#""rule":"reconnect_backoff","ok":false"#), "\(run)")
+        let misspelt = directory.appendingPathComponent("misspelt.json")
+        try Data(#"{"heartbeat":{"pong_timeout":5}}"#.utf8).write(to: misspelt)
+        let bad = try FrameDumpProcess.run(["analyze", "--policy", misspelt.path, "Fixtures/analyze/hb-capped-backoff.pcap"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("heartbeat.pong_timeout: expected a known key"), "\(bad)")
+        let missing = try FrameDumpProcess.run(["analyze", "--policy", "im-nonsense", "Fixtures/analyze/hb-capped-backoff.pcap"])
+        #expect(missing.status == 1 && missing.stderr.contains("not a built-in policy (im-default)"), "\(missing)")
+    }
+
+    /// The well-behaved client's first connection: dead after missed pongs, and the client closed
+    /// it with a FIN, as its log says; the reconnect's measure record lists the delays it waited.
+    @Test func measureRecordsSayWhoClosedAndHow() throws {
+        let log = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: FrameDumpProcess.packageRoot
+            .appendingPathComponent("Fixtures/analyze/well-behaved.log.json"))) as? [String: Any])
+        let events = try #require(log["events"] as? [[String: Any]])
+        let closes = events.filter { $0["what"] as? String == "client_close" }
+        let waited = events.filter { $0["what"] as? String == "reconnect_attempt" }.compactMap { $0["delay"] as? Double }
+        let result = try FrameDumpProcess.run(["analyze", "--json", "--time-scale", "0.05", "Fixtures/analyze/well-behaved.pcap"])
+        let records = try result.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let connections = records.filter { $0["scope"] as? String == "connection" }
+        let first = try #require(connections.first)
+        #expect(first["dead"] as? String == (closes.first?["why"] as? String == "dead" ? "yes" : "no"))
+        #expect(first["closed_by"] as? String == "client" && first["close"] as? String == closes.first?["how"] as? String)
+        let client = try #require(records.first { $0["scope"] as? String == "client" })
+        let delays = try #require(client["reconnect_delays"] as? [Double])
+        #expect(delays.count == waited.count)
+        // The client's clock and the capture's differ by the time a packet takes through lo.
+        for (measured, slept) in zip(delays, waited) { #expect(abs(measured - slept) < 0.005, "\(delays) vs \(waited)") }
+    }
+
+    @Test func inputThatIsNoCaptureIsAnError() throws {
+        let missing = try FrameDumpProcess.run(["analyze", "Fixtures/analyze/no-such.pcap"])
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read Fixtures/analyze/no-such.pcap: No such file or directory"), "\(missing)")
+        let text = try FrameDumpProcess.run(["analyze", "Fixtures/analyze/im-default.policy.json"])
+        #expect(text.status == 2 && text.stderr.contains("is not a pcap or pcapng capture"), "\(text)")
+    }
+
+    /// Two client hosts with the same jitter reconnect in step: the herd jitter exists to prevent.
+    @Test func clientsInStepFailJitter() throws {
+        let expectations = try Self.expectations("hb-herd")
+        let built = try #require(expectations["reconnect_jitter"] as? [String: Int])
+        let (verdicts, _) = try Self.verdicts("hb-herd", scale: 1)
+        let jitter = try #require(verdicts["reconnect_jitter"])
+        #expect(jitter["in_step"] as? Int == built["in_step"])
+        let notes = (jitter["evidence"] as? [[String: Any]] ?? []).compactMap { $0["note"] as? String }
+        #expect(notes.contains { $0.hasPrefix("10.0.0.1 and 10.0.0.3 reconnected within") }, "\(notes)")
+    }
+}
