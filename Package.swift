@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PacketCapture", targets: ["PacketCapture"]),
         .library(name: "StreamFraming", targets: ["StreamFraming"]),
         .library(name: "TLSDecryption", targets: ["TLSDecryption"]),
+        .library(name: "BodyViews", targets: ["BodyViews"]),
+        .library(name: "FrameDumpLive", targets: ["FrameDumpLive"]),
         .executable(name: "framedump", targets: ["framedump"]),
         .executable(name: "framedump-bench", targets: ["framedump-bench"]),
     ],
@@ -18,6 +20,9 @@ let package = Package(
         .target(name: "PacketDecoding"),
         // The one framing engine every input shares (stdlib only, like the two above).
         .target(name: "StreamFraming", dependencies: ["FrameCodec", "PacketDecoding"]),
+        // Body decoders (protobuf with and without a schema, MessagePack): stdlib only too, so
+        // an app can show bodies the way the CLI does.
+        .target(name: "BodyViews"),
         // Property and differential fuzzing of the frame decoder; stdlib only, like FrameCodec,
         // so the libFuzzer targets (Sources/FuzzTargets, built by scripts/fuzz) compile it too.
         // Its seeded generator (`FuzzRandom`) also drives the tests' and benchmarks' random inputs.
@@ -40,9 +45,12 @@ let package = Package(
         ),
         .target(name: "TLSDecryption", dependencies: ["CCrypto", "PacketDecoding", "StreamFraming"]),
 
-        // Linux epoll(7), which the Glibc module leaves out: the live commands' event loop.
+        // Linux epoll(7), which the Glibc module leaves out: one of the live event loop's backends
+        // (poll(2) is the other, and the only one elsewhere).
         .systemLibrary(name: "CEpoll"),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "CEpoll"]),
+        // The live commands' sockets, event loop and relay; connection events as values.
+        .target(name: "FrameDumpLive", dependencies: ["PacketDecoding", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "FrameDumpLive"]),
         // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
         // libraries took 1.1 ms (3.4 → 2.3 ms) of every run's start-up, a tenth of `decode` on a
         // 5 MB capture (docs/performance.md, "What it took"). Only this executable has the flag,
@@ -57,7 +65,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "framedump-bench",
-            dependencies: ["FrameCodec", "FrameFuzzing", "PacketDecoding", "StreamFraming", "CZlib"],
+            dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "CZlib"],
             path: "Benchmarks/framedump-bench"
         ),
 
@@ -82,6 +90,8 @@ let package = Package(
         .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
         .testTarget(name: "TLSDecryptionTests", dependencies: ["TLSDecryption", "StreamFraming", "PacketDecoding", "PacketCapture", "TestSupport"]),
+        .testTarget(name: "BodyViewsTests", dependencies: ["BodyViews"]),
+        .testTarget(name: "FrameDumpLiveTests", dependencies: ["FrameDumpLive", "PacketDecoding", "TestSupport"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
         // its output against checked-in files (goldens), and its reading against other tools'
         // (tshark's, and the corpus oracles that tshark made).

@@ -55,6 +55,7 @@ runCRC32Benchmarks(options: options, report: &report)
 runDecoderBenchmarks(options: options, report: &report)
 runReassemblyBenchmarks(options: options, report: &report)
 runPipelineBenchmarks(options: options, report: &report)
+runBodyViewsBenchmarks(options: options, report: &report)
 
 print("\ntotal \(formatDuration(Double(monotonicNanoseconds() - started))), peak RSS \(formatBytes(Double(ProcessMemory.peakResidentBytes())))")
 print(report.json())

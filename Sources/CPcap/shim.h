@@ -13,8 +13,10 @@
  *
  * PacketCapture uses it to give libpcap a FILE* that first replays bytes the caller has
  * already read (the 4-byte magic the CLI peeks at on standard input) and then continues
- * with the rest of a file descriptor.
+ * with the rest of a file descriptor. The BSDs and macOS have funopen(3) in <stdio.h> instead,
+ * which their Swift module exports, so this declaration is glibc's only.
  */
+#if defined(__GLIBC__)
 typedef struct {
     ssize_t (*read)(void *cookie, char *buffer, size_t size);
     ssize_t (*write)(void *cookie, const char *buffer, size_t size);
@@ -24,5 +26,6 @@ typedef struct {
 
 extern FILE *framedump_fopencookie(void *cookie, const char *mode,
                                    framedump_cookie_io_functions functions) __asm__("fopencookie");
+#endif
 
 #endif

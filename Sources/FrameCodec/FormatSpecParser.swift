@@ -86,7 +86,9 @@ struct FormatSpecParser {
         var isInteger: Bool
     }
 
-    private func parseField(_ token: Range<Int>, colon: Int) throws(FormatSpecError) -> ParsedField {
+    private func parseField(_ wholeToken: Range<Int>, colon: Int) throws(FormatSpecError) -> ParsedField {
+        let names = try parseValueNames(in: wholeToken, after: colon)
+        let token = wholeToken.lowerBound..<names.fieldEnd
         let nameRange = token.lowerBound..<colon
         guard isIdentifier(nameRange) else {
             throw fail(token.lowerBound, "a field name (a letter or '_', then letters, digits or '_') before ':'")
@@ -102,7 +104,62 @@ struct FormatSpecParser {
             }
             field.expected = try parseExpected(equals + 1..<token.upperBound, width: type.width)
         }
+        if !names.names.isEmpty {
+            guard type.role == .value else { throw fail(token.upperBound, "value names only after an integer field like cmd:u8") }
+            field.valueNames = try checkedValueNames(names.names, width: type.width)
+        }
         return ParsedField(field: field, nameStart: token.lowerBound, typeStart: typeRange.lowerBound, isInteger: type.role == .value)
+    }
+
+    // MARK: - Value names
+
+    /// A field's optional `{VALUE=NAME,…}` suffix (`cmd:u8{1=ping,2=pong}`), which ends the
+    /// field's token: where the field before it ends, and each entry with its text position.
+    private func parseValueNames(
+        in token: Range<Int>,
+        after colon: Int
+    ) throws(FormatSpecError) -> (fieldEnd: Int, names: [(value: Range<Int>, name: Range<Int>)]) {
+        guard let open = firstIndex(of: UInt8(ascii: "{"), in: colon + 1..<token.upperBound) else {
+            return (token.upperBound, [])
+        }
+        guard text[token.upperBound - 1] == UInt8(ascii: "}") else {
+            throw fail(token.upperBound, "'}' closing the value names, with no spaces inside {…}, like cmd:u8{1=ping,2=pong}")
+        }
+        var entries: [(value: Range<Int>, name: Range<Int>)] = []
+        var start = open + 1
+        let close = token.upperBound - 1
+        while start <= close {
+            let end = firstIndex(of: UInt8(ascii: ","), in: start..<close) ?? close
+            guard let equals = firstIndex(of: UInt8(ascii: "="), in: start..<end) else {
+                throw fail(start, "a value name like 1=ping (the value, '=', the name)")
+            }
+            let name = equals + 1..<end
+            guard isIdentifier(name, extra: UInt8(ascii: "-")) else {
+                throw fail(name.lowerBound, "a value name (a letter or '_', then letters, digits, '_' or '-') after '='")
+            }
+            entries.append((start..<equals, name))
+            start = end + 1
+        }
+        return (open, entries)
+    }
+
+    /// The parsed entries as ``ValueName``s: each value fits the field, values and names unique.
+    private func checkedValueNames(_ entries: [(value: Range<Int>, name: Range<Int>)], width: Int) throws(FormatSpecError) -> [ValueName] {
+        let limit = width >= 8 ? UInt64.max : (UInt64(1) << (8 * width)) - 1
+        let what = "a value from 0 to \(limit) (fits in \(width) byte\(width == 1 ? "" : "s")), decimal or 0x hex, before '='"
+        var names: [ValueName] = []
+        for entry in entries {
+            let value = try parseUnsigned(entry.value, limit: limit, decimalOnly: false, what: what)
+            let name = string(entry.name)
+            guard !names.contains(where: { $0.value == value }) else {
+                throw fail(entry.value.lowerBound, "each value named once (\(value) already has a name)")
+            }
+            guard !names.contains(where: { $0.name == name }) else {
+                throw fail(entry.name.lowerBound, "each name used once ('\(name)' already names a value)")
+            }
+            names.append(ValueName(value: value, name: name))
+        }
+        return names
     }
 
     private struct ParsedType {
@@ -359,6 +416,10 @@ struct FormatSpecParser {
         case .negativeLimit(let name):
             let start = name == "payloadOffset" ? options.stripStart : options.maxStart
             return fail(start ?? text.count, "a limit of zero or more: \(error)")
+        case .invalidValueName(let index, _):
+            // Not reached from a spec (`checkedValueNames` reports these at their token first),
+            // but the error type is the format's, so the switch names it.
+            return fail(fields[index].nameStart, "value names this field allows: \(error)")
         }
     }
 
@@ -396,13 +457,14 @@ struct FormatSpecParser {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 
-    private func isIdentifier(_ range: Range<Int>) -> Bool {
+    /// A letter or `_`, then letters, digits, `_` (or `extra`).
+    private func isIdentifier(_ range: Range<Int>, extra: UInt8 = UInt8(ascii: "_")) -> Bool {
         guard let first = range.first else { return false }
         let head = lower(text[first])
         guard head == UInt8(ascii: "_") || (head >= UInt8(ascii: "a") && head <= UInt8(ascii: "z")) else { return false }
         return range.dropFirst().allSatisfy { index in
             let byte = lower(text[index])
-            return byte == UInt8(ascii: "_") || isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            return byte == UInt8(ascii: "_") || byte == extra || isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
         }
     }
 

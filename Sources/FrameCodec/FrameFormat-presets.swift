@@ -30,13 +30,18 @@ extension FrameFormat {
     /// +-------+-----+-----+-------------+-------------+------+
     /// ```
     ///
-    /// All integers big-endian; the CRC is CRC-32/ISO-HDLC (zlib's) over the body only.
-    /// Spec: `magic:u16=0x55AA ver:u8 cmd:u8 len:u32 crc:crc32`.
+    /// All integers big-endian; the CRC is CRC-32/ISO-HDLC (zlib's) over the body only. The
+    /// commands are named as scripts/traffic-generator's protocol uses them: 1 ping, 2 pong
+    /// (same body), 3 msg (a JSON message), 4 ack (the msg's id).
+    /// Spec: `magic:u16=0x55AA ver:u8 cmd:u8{1=ping,2=pong,3=msg,4=ack} len:u32 crc:crc32`.
     public static var h12: FrameFormat {
         makePreset(name: "h12", fields: [
             HeaderField(name: "magic", width: 2, expected: 0x55AA...0x55AA),
             HeaderField(name: "ver", width: 1),
-            HeaderField(name: "cmd", width: 1),
+            HeaderField(name: "cmd", width: 1, valueNames: [
+                ValueName(value: 1, name: "ping"), ValueName(value: 2, name: "pong"),
+                ValueName(value: 3, name: "msg"), ValueName(value: 4, name: "ack"),
+            ]),
             HeaderField(name: "len", width: 4, role: .length),
             HeaderField(name: "crc", width: 4, role: .checksum(.crc32, .body)),
         ])

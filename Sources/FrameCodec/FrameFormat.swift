@@ -84,6 +84,21 @@ public struct FrameFormat: Sendable, Hashable {
         fields[..<index].reduce(0) { $0 + $1.width }
     }
 
+    /// Names only on integer value fields, each value and each name once, values that fit.
+    private static func validateValueNames(of field: HeaderField, index: Int) throws(FrameFormatError) {
+        guard !field.valueNames.isEmpty else { return }
+        guard field.role == .value else { throw .invalidValueName(field: index, "only integer value fields take value names") }
+        var values = Set<UInt64>()
+        var names = Set<String>()
+        for entry in field.valueNames {
+            guard field.width >= 8 || entry.value >> UInt64(8 * field.width) == 0 else {
+                throw .invalidValueName(field: index, "value \(entry.value) does not fit in \(field.width) byte\(field.width == 1 ? "" : "s")")
+            }
+            guard values.insert(entry.value).inserted else { throw .invalidValueName(field: index, "value \(entry.value) is named twice") }
+            guard names.insert(entry.name).inserted else { throw .invalidValueName(field: index, "name '\(entry.name)' is used twice") }
+        }
+    }
+
     private func validate() throws(FrameFormatError) {
         var names = Set<String>()
         var lengthFields = 0
@@ -104,6 +119,7 @@ public struct FrameFormat: Sendable, Hashable {
             case .value:
                 guard (1...8).contains(field.width) else { throw .invalidWidth(field: index, width: field.width) }
             }
+            try Self.validateValueNames(of: field, index: index)
         }
         guard lengthFields == 1 else { throw .lengthFieldCount(lengthFields) }
         guard checksumFields <= 1 else { throw .checksumFieldCount(checksumFields) }
@@ -124,6 +140,9 @@ public enum FrameFormatError: Error, Sendable, Hashable, CustomStringConvertible
     case checksumFieldCount(Int)
     /// A limit that must be zero or more is negative.
     case negativeLimit(String)
+    /// Field `field`'s ``HeaderField/valueNames`` are not allowed for its kind, repeat a value
+    /// or a name, or name a value too wide for the field; the text says which.
+    case invalidValueName(field: Int, String)
 
     /// What is wrong with the layout, naming the field (1-based) or the limit.
     public var description: String {
@@ -133,6 +152,7 @@ public enum FrameFormatError: Error, Sendable, Hashable, CustomStringConvertible
         case .lengthFieldCount(let count): "a format needs exactly one length field, found \(count)"
         case .checksumFieldCount(let count): "a format has at most one checksum field, found \(count)"
         case .negativeLimit(let name): "\(name) must not be negative"
+        case .invalidValueName(let field, let problem): "field \(field + 1) value names: \(problem)"
         }
     }
 }

@@ -54,6 +54,9 @@ public struct HeaderField: Sendable, Hashable {
     /// scanning for its bytes. A wider range (the TLS content type 20...24) is checked but
     /// resync then advances one byte at a time.
     public var expected: ClosedRange<UInt64>?
+    /// Names for some of the field's values, in the order the spec gives them (`{1=ping,2=pong}`);
+    /// empty for none. Only ``Role/value`` fields carry names; see ``ValueName``.
+    public var valueNames: [ValueName]
 
     /// A header field; `FrameFormat.init` checks it against the rest of the layout.
     ///
@@ -63,17 +66,20 @@ public struct HeaderField: Sendable, Hashable {
     ///   - byteOrder: Byte order of the integer; default big-endian (network order).
     ///   - role: What the field is for; default `.value`.
     ///   - expected: Values a valid header must have here, or `nil` (the default) for any.
+    ///   - valueNames: Names for some of its values (only for `.value` fields); none by default.
     public init(
         name: String,
         width: Int,
         byteOrder: ByteOrder = .bigEndian,
         role: Role = .value,
-        expected: ClosedRange<UInt64>? = nil
+        expected: ClosedRange<UInt64>? = nil,
+        valueNames: [ValueName] = []
     ) {
         self.name = name
         self.width = width
         self.byteOrder = byteOrder
         self.role = role
         self.expected = expected
+        self.valueNames = valueNames
     }
 }

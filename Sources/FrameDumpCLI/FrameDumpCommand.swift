@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The `framedump` program: picks the subcommand, parses its arguments, runs it, and turns
 /// every outcome into an exit status (0 clean, 1 usage error, 2 bad input; see docs/cli.md).
 public enum FrameDumpCommand {
@@ -12,7 +6,7 @@ public enum FrameDumpCommand {
     /// Standard output is flushed before returning. SIGPIPE is ignored so that a closed pipe is
     /// an `EPIPE` the output stream handles: the run ends early and quietly.
     public static func main(_ arguments: [String]) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
+        OutputStream.ignoreBrokenPipeSignal()
         let context = CommandContext(
             output: OutputStream(fileDescriptor: 1),
             environment: ProcessEnvironment.current(),

@@ -1,6 +1,8 @@
 import CPcap
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Reads packets from a pcap or pcapng capture file, a `FILE *` or standard input, through libpcap.
@@ -80,7 +82,7 @@ public final class PcapReader: PcapSource {
     ///   does not recognise the data.
     public convenience init(prefix: [UInt8], fileDescriptor: Int32) throws {
         guard let file = PrefixedStream.open(prefix: prefix, fileDescriptor: fileDescriptor) else {
-            throw CaptureError(.openFailed, message: "fopencookie: \(String(cString: strerror(errno)))")
+            throw CaptureError(.openFailed, message: "\(PrefixedStream.functionName): \(String(cString: strerror(errno)))")
         }
         try self.init(file: file)
     }

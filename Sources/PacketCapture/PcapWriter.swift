@@ -2,6 +2,8 @@ import CPcap
 import PacketDecoding
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Writes packets to a pcap file through libpcap (`pcap_dump_open`, `pcap_dump`).

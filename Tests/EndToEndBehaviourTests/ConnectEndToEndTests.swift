@@ -38,7 +38,7 @@ import Testing
         let lines = connect.stdout.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines[0].contains("\"fields\":{\"magic\":21930,\"ver\":1,\"cmd\":2,\"len\":2,"))
-        #expect(lines[1].hasSuffix("\"crc_ok\":true,\"payload_hex\":\"00000007\",\"frame_length\":16}"))
+        #expect(lines[1].hasSuffix("\"crc_ok\":true,\"payload_hex\":\"00000007\",\"frame_length\":16,\"names\":{\"cmd\":\"ack\"}}"))
         #expect(lines.allSatisfy { $0.contains("\"type\":\"frame\",\"conn\":1,\"dir\":\"s2c\",\"src\":\"\(host.contains(":") ? "[\(host)]" : host):\(port)\"") })
     }
 

@@ -57,7 +57,7 @@ import Testing
     @Test func specEqualToAPresetDecodesTheSame() throws {
         let fixture = HexFixture(name: "h12-hexdump-C")
         let preset = try FrameDumpProcess.run(["decode", "--json", "--format", "h12", fixture.path])
-        let spec = try FrameDumpProcess.run(["decode", "--json", "--format", "magic:u16=0x55AA ver:u8 cmd:u8 len:u32 crc:crc32", fixture.path])
+        let spec = try FrameDumpProcess.run(["decode", "--json", "--format", "magic:u16=0x55AA ver:u8 cmd:u8{1=ping,2=pong,3=msg,4=ack} len:u32 crc:crc32", fixture.path])
         #expect(spec.stdout == preset.stdout)
         #expect(spec.status == 2)
     }
@@ -109,7 +109,7 @@ import Testing
         let output = try ExternalProgram.run("/bin/bash", ["-c", script, FrameDumpProcess.binary.path, capture, hex, fifo]).stdout
         let expected = [String](repeating: direct + "status 0\n", count: 3).joined()
             + "conn 1  127.0.0.1:53994 → 127.0.0.1:17001  closed-fin  roles from syn\nstatus 0\n"
-            + "frame  offset 0  body 8 bytes  magic=0x55aa ver=1 cmd=1 len=8 crc=0x9b839ee5  crc ok\n"
+            + "frame  offset 0  body 8 bytes  magic=0x55aa ver=1 cmd=ping(1) len=8 crc=0x9b839ee5  crc ok\n"
             + "/dev/zero:1:1: expected a hex digit or a space, got '\\u{0}'\nstatus 2\n"
         #expect(output == expected)
     }

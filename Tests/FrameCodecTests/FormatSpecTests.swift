@@ -24,14 +24,14 @@ private func specError(_ spec: String) -> FormatSpecError? {
 @Suite("Format spec: fields")
 struct FormatSpecFieldTests {
     @Test func issueExampleIsH12() throws {
-        let format = try parse("magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be")
+        let format = try parse("magic:u16=0x55AA ver:u8 cmd:u8{1=ping,2=pong,3=msg,4=ack} len:u32be crc:crc32be")
         #expect(format.fields == FrameFormat.h12.fields)
         #expect(format.headerLength == 12)
         #expect(format.lengthCounts == .body)
         #expect(format.lengthAdjustment == 0)
         #expect(format.maxFrameLength == 16 * 1024 * 1024)
         #expect(format.payloadOffset == nil)
-        #expect(format.name == "magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be")
+        #expect(format.name == "magic:u16=0x55AA ver:u8 cmd:u8{1=ping,2=pong,3=msg,4=ack} len:u32be crc:crc32be")
         #expect(format.magicFieldIndex == 0)
         #expect(format.checksumFieldIndex == 4)
     }

@@ -47,7 +47,7 @@ struct PresetTests {
     @Test func everyPresetEqualsItsDocumentedSpec() throws {
         let specs = [
             "fefd": "magic:u16=0xFEFD len:u16",
-            "h12": "magic:u16=0x55AA ver:u8 cmd:u8 len:u32 crc:crc32",
+            "h12": "magic:u16=0x55AA ver:u8 cmd:u8{1=ping,2=pong,3=msg,4=ack} len:u32 crc:crc32",
             "u16": "len:u16",
             "u32": "len:u32",
             "tls": "type:u8=20..24 version:u16=0x0300..0x0304 len:u16 max=18437",

@@ -5,14 +5,15 @@ import Testing
 
 @Suite struct CaptureLimitsTests {
     private func limits(_ arguments: [String]) throws -> CaptureLimits {
-        try CaptureLimits(ArgumentParser.parse(arguments, for: DecodeCommand.spec))
+        let parsed = try ArgumentParser.parse(arguments, for: DecodeCommand.spec)
+        return try CaptureLimits(reassembly: ReassemblyOptions(parsed), framing: FramingOptions(parsed))
     }
 
     @Test func defaultsAreTheDocumentedOnes() throws {
         let defaults = try limits([])
         #expect(defaults.reassembly == .default)
-        #expect(defaults.maxFrameLength == nil)
-        #expect(defaults.maxBufferedBytes == 64 << 20)
+        #expect(defaults.frameBounds.maxFrameLength == nil)
+        #expect(defaults.frameBounds.maxBufferedBytes == 64 << 20)
         #expect(defaults.framing(format: .h12).applied(to: .h12) == .h12)
     }
 
@@ -23,9 +24,9 @@ import Testing
         #expect(set.reassembly.maxOutOfOrderBytesTotal == 2 << 20)
         #expect(set.reassembly.maxConnections == 10)
         #expect(set.reassembly.idleTimeoutNanoseconds == 300_000_000_000)
-        #expect(set.maxFrameLength == 1 << 30)
+        #expect(set.frameBounds.maxFrameLength == 1 << 30)
         #expect(set.framing(format: nil).applied(to: .h12).maxFrameLength == 1 << 30)
-        #expect(set.maxBufferedBytes == 1 << 20)
+        #expect(set.frameBounds.maxBufferedBytes == 1 << 20)
         #expect(try limits(["--idle-timeout", String(Int.max)]).reassembly.idleTimeoutNanoseconds == .max)
     }
 

@@ -18,7 +18,7 @@ import Testing
 
     @Test func presetSpecsReadLikeTheDocs() {
         #expect(FormatDescription.spec(.fefd) == "magic:u16=0xFEFD len:u16")
-        #expect(FormatDescription.spec(.h12) == "magic:u16=0x55AA ver:u8 cmd:u8 len:u32 crc:crc32")
+        #expect(FormatDescription.spec(.h12) == "magic:u16=0x55AA ver:u8 cmd:u8{1=ping,2=pong,3=msg,4=ack} len:u32 crc:crc32")
         #expect(FormatDescription.spec(.tls) == "type:u8=20..24 version:u16=0x0300..0x0304 len:u16 max=18437")
     }
 

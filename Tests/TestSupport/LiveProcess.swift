@@ -9,8 +9,21 @@ package final class LiveProcess {
     private let scratch: URL
     private let stdoutURL: URL, stderrURL: URL
 
-    /// Starts `framedump arguments`, with `input` (or nothing) on standard input.
-    package init(_ arguments: [String], input: Data = Data()) throws {
+    /// Standard output's pipe, when the process was started with `stdoutPipe` (``stdout`` is then
+    /// empty): a test reads it, or closes its read end, or never reads it at all.
+    package let outputPipe: Pipe?
+
+    /// Starts `framedump arguments`, with `input` (or nothing) on standard input, in this
+    /// process's environment plus `environment`.
+    ///
+    /// - Parameters:
+    ///   - stdoutPipe: standard output to ``outputPipe`` instead of a file.
+    ///   - wrapper: a command that runs framedump, e.g. `["/bin/sh", "-c", "ulimit -n 16 && exec \"$@\"", "sh"]`
+    ///     (framedump's path and arguments follow it).
+    package init(
+        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:],
+        stdoutPipe: Bool = false, wrapper: [String] = []
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: FrameDumpProcess.binary.path) else {
             throw FrameDumpProcess.MissingBinary(path: FrameDumpProcess.binary.path)
         }
@@ -22,11 +35,24 @@ package final class LiveProcess {
         try input.write(to: stdinURL)
         try Data().write(to: stdoutURL)
         try Data().write(to: stderrURL)
-        process.executableURL = FrameDumpProcess.binary
-        process.arguments = arguments
+        if let command = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = wrapper.dropFirst() + [FrameDumpProcess.binary.path] + arguments
+        } else {
+            process.executableURL = FrameDumpProcess.binary
+            process.arguments = arguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = FrameDumpProcess.packageRoot
         process.standardInput = try FileHandle(forReadingFrom: stdinURL)
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        outputPipe = stdoutPipe ? Pipe() : nil
+        if let outputPipe {
+            process.standardOutput = outputPipe
+        } else {
+            process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        }
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()
     }
@@ -36,6 +62,9 @@ package final class LiveProcess {
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: scratch)
     }
+
+    /// The process id, e.g. to read its CPU time from `/proc`.
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     package var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     package var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }

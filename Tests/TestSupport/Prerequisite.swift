@@ -31,6 +31,16 @@ package struct Prerequisite: Sendable, CustomStringConvertible {
     /// script(1), which gives a command a pseudo-terminal.
     package static let script = program("script", debianPackage: "bsdutils")
 
+    /// protoc, the reference reader of protobuf bodies (`--decode_raw`, `--decode=TYPE`).
+    package static let protoc = program("protoc", debianPackage: "protobuf-compiler")
+
+    /// Python 3 with the msgpack package, the reference reader of MessagePack bodies.
+    package static let pythonMsgpack = Prerequisite(
+        description: "python3 with the msgpack package is not installed (Debian: apt-get install python3-msgpack; or pip install msgpack)"
+    ) {
+        (try? ExternalProgram.run("python3", ["-c", "import msgpack"]).status) == 0
+    }
+
     /// Capturing on a loopback interface no other traffic reaches: root (CAP_NET_RAW to open the
     /// interface, CAP_SYS_ADMIN for the ``PrivateNetwork`` it is in).
     package static let liveCapture = Prerequisite(

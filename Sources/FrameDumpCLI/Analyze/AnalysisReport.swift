@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import PacketDecoding
 
 /// `analyze --report FILE.html`: the result as one self-contained HTML page (inline CSS and
@@ -29,11 +24,14 @@ enum AnalysisReport {
     /// - Throws: ``CommandFailure`` (exit 2) when the file cannot be written.
     static func write(_ result: AnalysisResult, to path: String) throws(CommandFailure) {
         let page = html(result)
-        let fileDescriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fileDescriptor >= 0 else {
-            throw CommandFailure(message: "framedump analyze: cannot write \(path): \(SystemError(code: errno).text)", status: .badInput)
+        let fileDescriptor: Int32
+        switch FileDescriptorIO.openForWriting(path, truncating: true) {
+        case .success(let opened):
+            fileDescriptor = opened
+        case .failure(let error):
+            throw CommandFailure(message: "framedump analyze: cannot write \(path): \(error.text)", status: .badInput)
         }
-        defer { close(fileDescriptor) }
+        defer { FileDescriptorIO.close(fileDescriptor) }
         let status = page.withUnsafeBytes { FileDescriptorIO.writeAll(fileDescriptor, $0) }
         guard status == 0 else {
             throw CommandFailure(message: "framedump analyze: cannot write \(path): \(SystemError(code: status).text)", status: .badInput)

@@ -12,12 +12,16 @@ struct FrameOutputOptions {
     var includesPayload = true
     /// `--color`.
     var color = ColorChoice.auto
+    /// `--body`: how bodies are shown; with `--payload none` and no plain `--body VIEW`, frames
+    /// no `--body FIELD=VALUE:VIEW` rule matches show none.
+    var bodies = BodySelection()
 
-    /// `--format`, `--json`, `--payload` and `--color`, in the order help lists them.
+    /// `--format`, `--json`, `--payload`, `--body`, `--proto-descriptors` and `--color`, in the
+    /// order help lists them.
     ///
     /// - Parameter formatHelp: `--format`'s help, which differs by what the command does
     ///   without it (detect, or refuse).
-    /// - Returns: The four option specs.
+    /// - Returns: The six option specs.
     static func specs(formatHelp: String) -> [OptionSpec] {
         [
             .value("format", short: "F", valueName: "NAME|SPEC", help: formatHelp),
@@ -25,6 +29,14 @@ struct FrameOutputOptions {
             .value(
                 "payload", valueName: "hex|none", allowedValues: ["hex", "none"], defaultValue: "hex",
                 help: "Show frame payloads ('none': headers only, no payload_hex)."
+            ),
+            .value(
+                "body", valueName: "VIEW",
+                help: "Show bodies as auto (JSON, text or hex: the default), json,\ntext, hex, protobuf, proto:TYPE, msgpack or none; repeat\nFIELD=VALUE:VIEW for frames whose header field holds a value\n(--body 'cmd=msg:protobuf'). Adds body to JSON Lines."
+            ),
+            .value(
+                "proto-descriptors", valueName: "FILE",
+                help: "Message types for --body proto:TYPE: a FileDescriptorSet\n(protoc --descriptor_set_out=FILE --include_imports)."
             ),
             .value(
                 "color", valueName: "WHEN", allowedValues: ColorChoice.allCases.map(\.rawValue), defaultValue: "auto",
@@ -45,6 +57,11 @@ struct FrameOutputOptions {
         json = arguments.flag("json")
         includesPayload = arguments.value("payload") != "none"
         color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
+        let bodyValues = arguments.values("body")
+        bodies = try BodySelection(bodyValues)
+        if !includesPayload, !bodyValues.contains(where: { !$0.contains("=") }) { bodies.defaultView = .none }
+        if let format { try bodies.check(against: format) }
+        try bodies.loadSchema(path: arguments.value("proto-descriptors"))
     }
 
     /// The text style for human output to `context`'s standard output.

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The input of `decode` and `streams` and the filter words after it, as tcpdump and tshark take
 /// them: `FILE [FILTER...]`, or `-r FILE [FILTER...]` where every positional is a filter word.
@@ -53,7 +48,6 @@ struct InputArgument {
         if word == "-" { return true }
         let lowercased = word.lowercased()
         if [".pcap", ".pcapng", ".cap", ".hex", ".txt"].contains(where: { lowercased.hasSuffix($0) }) { return true }
-        var status = stat()
-        return stat(word, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        return FileDescriptorIO.isRegularFile(atPath: word)
     }
 }

@@ -115,8 +115,8 @@ enum CaptureDecoding {
             return Outcome(status: status, summary: session.summary, statistics: statistics)
         }
         if options.json {
-            return try decode(with: JSONLinesOutputRenderer(includesPayload: options.includesPayload))
+            return try decode(with: JSONLinesOutputRenderer(includesPayload: options.includesPayload, bodies: options.bodies))
         }
-        return try decode(with: TextOutputRenderer(style: options.textStyle(context), showsBody: options.includesPayload))
+        return try decode(with: TextOutputRenderer(style: options.textStyle(context), showsBody: true, bodies: options.bodies))
     }
 }

@@ -1,9 +1,4 @@
 import PacketCapture
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What `decode` was given: a capture (pcap or pcapng) or a hex dump, told apart by the first
 /// four bytes (`PcapReader.isCaptureFile(prefix:)`: the pcap magics and the pcapng Section
@@ -36,17 +31,20 @@ enum InputKind: Equatable {
     /// for the reader to replay. A path that cannot be opened or read is ``unreadable(_:)``,
     /// with the system's reason; standard input always counts as readable (its reader reports).
     static func identify(path: String) -> InputKind {
-        let fileDescriptor = path == "-" ? 0 : open(path, O_RDONLY)
-        guard fileDescriptor >= 0 else { return .unreadable(SystemError(code: errno)) }
+        let fileDescriptor: Int32
+        switch FileDescriptorIO.openForReading(path) {
+        case .success(let opened): fileDescriptor = opened
+        case .failure(let error): return .unreadable(error)
+        }
         let (prefix, readError) = readPrefix(fileDescriptor)
         if fileDescriptor != 0, let readError {
-            close(fileDescriptor)
+            FileDescriptorIO.close(fileDescriptor)
             return .unreadable(readError)
         }
-        let isRegular = isRegularFile(fileDescriptor)
+        let isRegular = FileDescriptorIO.isRegularFile(fileDescriptor)
         let opened: Opened
         if fileDescriptor != 0, isRegular {
-            close(fileDescriptor)
+            FileDescriptorIO.close(fileDescriptor)
             opened = Opened(prefix: [], stream: nil)
         } else {
             // Kept open for the reader, which owns it from here to the end of the run.
@@ -55,26 +53,17 @@ enum InputKind: Equatable {
         return PcapReader.isCaptureFile(prefix: prefix) ? .capture(opened) : .hexDump(opened)
     }
 
-    /// Whether `fileDescriptor` is a regular file (`fstat(2)`), rather than a pipe, a terminal
-    /// or a device whose data may arrive while we decode.
-    private static func isRegularFile(_ fileDescriptor: Int32) -> Bool {
-        var status = stat()
-        return fstat(fileDescriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-    }
-
     /// Up to 4 bytes from `fileDescriptor`, fewer at end of input; and the error that stopped
     /// the reading early, if one did.
     private static func readPrefix(_ fileDescriptor: Int32) -> (bytes: [UInt8], error: SystemError?) {
         var prefix = [UInt8](repeating: 0, count: 4)
         var count = 0
         while count < prefix.count {
-            let got = prefix.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + count, $0.count - count) }
-            if got > 0 {
-                count += got
-            } else if got == 0 {
-                break
-            } else if errno != EINTR {
-                return (Array(prefix.prefix(count)), SystemError(code: errno))
+            let got = prefix.withUnsafeMutableBytes { FileDescriptorIO.readSome(fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+            switch got {
+            case .success(0): return (Array(prefix.prefix(count)), nil)
+            case .success(let bytes): count += bytes
+            case .failure(let error): return (Array(prefix.prefix(count)), error)
             }
         }
         return (Array(prefix.prefix(count)), nil)

@@ -1,9 +1,4 @@
 import PacketDecoding
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes each direction's reassembled bytes to its own file, as tcpflow does: what
 /// `streams --write-dir DIR` leaves behind.
@@ -44,14 +39,14 @@ final class StreamFileWriter {
     /// - Throws: ``CommandFailure`` (exit 2) with the system's reason when it cannot be created.
     init(directory: String) throws(CommandFailure) {
         self.directory = directory
-        if mkdir(directory, 0o755) != 0, errno != EEXIST {
-            throw CommandFailure(message: "framedump streams: cannot create \(directory): \(SystemError(code: errno).text)",
+        if let error = FileDescriptorIO.makeDirectory(directory) {
+            throw CommandFailure(message: "framedump streams: cannot create \(directory): \(error.text)",
                                  status: .badInput)
         }
     }
 
     deinit {
-        for fileDescriptor in openFiles.values { close(fileDescriptor) }
+        for fileDescriptor in openFiles.values { FileDescriptorIO.close(fileDescriptor) }
     }
 
     /// The file name (without the directory) for a direction of a connection.
@@ -75,7 +70,7 @@ final class StreamFileWriter {
     func finish(connection: Int) {
         for direction in StreamDirection.allCases {
             let key = FileKey(connection: connection, direction: direction)
-            if let fileDescriptor = openFiles.removeValue(forKey: key) { close(fileDescriptor) }
+            if let fileDescriptor = openFiles.removeValue(forKey: key) { FileDescriptorIO.close(fileDescriptor) }
         }
     }
 
@@ -84,11 +79,13 @@ final class StreamFileWriter {
         let creating = names[key] == nil
         let name = names[key] ?? Self.name(connection: label.connection, direction: label.direction,
                                            source: label.source, destination: label.destination)
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (creating ? O_TRUNC : O_APPEND)
-        let fileDescriptor = open(directory + "/" + name, flags, 0o644)
-        guard fileDescriptor >= 0 else {
+        let fileDescriptor: Int32
+        switch FileDescriptorIO.openForWriting(directory + "/" + name, truncating: creating) {
+        case .success(let opened):
+            fileDescriptor = opened
+        case .failure(let error):
             names[key] = name
-            throw failure("cannot open", key, errno)
+            throw failure("cannot open", key, error.code)
         }
         names[key] = name
         makeRoom()
@@ -107,7 +104,7 @@ final class StreamFileWriter {
         while openFiles.count >= Self.maxOpenFiles, openOrderStart < openOrder.count {
             let oldest = openOrder[openOrderStart]
             openOrderStart += 1
-            if let fileDescriptor = openFiles.removeValue(forKey: oldest) { close(fileDescriptor) }
+            if let fileDescriptor = openFiles.removeValue(forKey: oldest) { FileDescriptorIO.close(fileDescriptor) }
         }
     }
 

@@ -37,7 +37,7 @@ enum AnalyzeCommand: Command {
                 help: "Colour human output: auto (on a terminal), always or never."
             ),
             .value("filter", short: "f", valueName: "EXPR", help: "Keep only packets matching this BPF filter."),
-        ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
+        ] + FramingOptions.specs + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "CAPTURE", isOptional: false, help: "The pcap or pcapng file to read ('-': standard input)."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "A BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -46,7 +46,7 @@ enum AnalyzeCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let policy = try loadPolicy(arguments)
-        let limits = try CaptureLimits(arguments)
+        let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments), framing: FramingOptions(arguments))
         // --format, --json and --color as decode reads them (analyze has no --payload).
         let options = try FrameOutputOptions(arguments)
         let path = arguments.positionals[0]

@@ -47,7 +47,7 @@ enum CaptureCommand: Command {
                 "snaplen", short: "s", valueName: "BYTES", defaultValue: String(LiveCapture.defaultSnaplen),
                 help: "Bytes kept per packet; less cuts segments (their bytes become gaps)."
             ),
-        ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
+        ] + FramingOptions.specs + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILTER...", isOptional: true, help: "A BPF filter, as words (joined by spaces).", isVariadic: true),
         ]
@@ -64,7 +64,7 @@ enum CaptureCommand: Command {
         let count = try arguments.positiveInteger("count")
         let snaplen = try arguments.positiveInteger("snaplen") ?? LiveCapture.defaultSnaplen
         let options = try FrameOutputOptions(arguments)
-        let limits = try CaptureLimits(arguments)
+        let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments), framing: FramingOptions(arguments))
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals[...])
         // The client appends to its key log while it runs: missing keys are looked for again.
         let tlsKeys = try TLSKeySource.keys(arguments, capture: nil, followsGrowth: true)

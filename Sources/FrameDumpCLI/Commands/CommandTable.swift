@@ -12,6 +12,7 @@ enum CommandTable {
         ConnectCommand.self,
         ProxyCommand.self,
         FormatsCommand.self,
+        DissectorCommand.self,
         FuzzCommand.self,
         HelpCommand.self,
     ]

@@ -42,7 +42,7 @@ enum DecodeCommand: Command {
             ),
             .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
             TLSKeySource.option,
-        ] + CaptureLimits.framingOptions + CaptureLimits.reassemblyOptions,
+        ] + FramingOptions.specs + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "Captures: a BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -51,7 +51,7 @@ enum DecodeCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let options = try FrameOutputOptions(arguments)
-        let limits = try CaptureLimits(arguments)
+        let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments), framing: FramingOptions(arguments))
         let frameLimit = try arguments.positiveInteger("count")
         let input = try InputArgument(arguments)
         let path = input.path ?? "-"
@@ -81,11 +81,11 @@ enum DecodeCommand: Command {
         let bytes = try HexDumpSource(path: path, opened: opened).read()
         let configuration = limits.framing(format: options.format)
         if options.json {
-            return try decode(bytes, configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: options.includesPayload),
+            return try decode(bytes, configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: options.includesPayload, bodies: options.bodies),
                               frameLimit: frameLimit, context: context)
         }
         return try decode(bytes, configuration: configuration,
-                          renderer: TextOutputRenderer(style: options.textStyle(context), showsBody: options.includesPayload),
+                          renderer: TextOutputRenderer(style: options.textStyle(context), showsBody: true, bodies: options.bodies),
                           frameLimit: frameLimit, context: context)
     }
 

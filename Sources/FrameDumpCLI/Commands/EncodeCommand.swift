@@ -1,10 +1,5 @@
 import FrameCodec
 import PacketDecoding
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `framedump encode --format NAME|SPEC [FRAME OPTIONS | FILE|-]`: builds frames and writes them
 /// as bytes, hex lines, or a synthetic TCP conversation in a pcap file.
@@ -39,7 +34,7 @@ enum EncodeCommand: Command {
             .value("format", short: "F", valueName: "NAME|SPEC",
                    help: "Required: a preset (see 'framedump formats') or a layout spec."),
             .value("field", valueName: "NAME=VALUE",
-                   help: "A header field value, decimal or 0x hex; repeat for\nseveral fields (one frame from the options)."),
+                   help: "A header field value, decimal, 0x hex or a value name\n(cmd=msg with h12); repeat for several fields (one frame\nfrom the options)."),
             .value("body-hex", valueName: "HEX", help: "The body in hex (spaces allowed between bytes)."),
             .value("body-text", valueName: "TEXT", help: "The body as UTF-8 text."),
             .value("body-json", valueName: "JSON", help: "The body as JSON, written compactly with keys sorted."),
@@ -66,7 +61,7 @@ enum EncodeCommand: Command {
             throw UsageError("--format is required: encode cannot guess a layout (presets: \(FrameFormat.presets.map(\.name).joined(separator: ", ")))")
         }
         let encoder = FrameEncoder(format: try FrameOutputOptions.resolveFormat(formatText))
-        let optionFrame = try frameFromOptions(arguments)
+        let optionFrame = try frameFromOptions(arguments, format: encoder.format)
         if optionFrame != nil, let path = arguments.positionals.first {
             throw UsageError("'\(path)': give frames either as JSON Lines input or with --field/--body-* options, not both")
         }
@@ -95,7 +90,7 @@ enum EncodeCommand: Command {
             try readLines(path: path, name: name) { line, number in
                 let spec: FrameSpecLine
                 do {
-                    spec = try FrameSpecLine.parse(line)
+                    spec = try FrameSpecLine.parse(line, format: encoder.format)
                 } catch let error as FrameSpecLine.ParseError {
                     throw CommandFailure(message: "\(name):\(number): \(error.message)", status: .badInput)
                 }
@@ -110,7 +105,7 @@ enum EncodeCommand: Command {
     }
 
     /// The one frame `--field` and `--body-*` describe, or `nil` when none of them is given.
-    private static func frameFromOptions(_ arguments: ParsedArguments) throws(UsageError) -> FrameSpecLine? {
+    private static func frameFromOptions(_ arguments: ParsedArguments, format: FrameFormat) throws(UsageError) -> FrameSpecLine? {
         guard frameOptions.contains(where: { !arguments.values($0).isEmpty }) else { return nil }
         var frame = FrameSpecLine(fields: [:], body: [])
         for assignment in arguments.values("field") {
@@ -118,8 +113,10 @@ enum EncodeCommand: Command {
                 throw UsageError("--field '\(assignment)': expected NAME=VALUE, e.g. --field cmd=3")
             }
             let name = String(assignment[..<equals])
-            guard let value = fieldValue(assignment[assignment.index(after: equals)...]) else {
-                throw UsageError("--field '\(assignment)': expected a value 0...18446744073709551615, decimal or 0x hex")
+            let valueText = assignment[assignment.index(after: equals)...]
+            let named = format.fields.first { $0.name == name }?.value(named: String(valueText))
+            guard let value = named ?? fieldValue(valueText) else {
+                throw UsageError("--field '\(assignment)': expected a value 0...18446744073709551615, decimal or 0x hex, or a value name of the field")
             }
             guard frame.fields.updateValue(value, forKey: name) == nil else {
                 throw UsageError("--field '\(name)' is given twice")
@@ -188,18 +185,22 @@ enum EncodeCommand: Command {
     /// Reads `path` (`-`: standard input) in 64 KiB steps and calls `body` with each non-blank
     /// line and its number, so input of any length is encoded as it arrives.
     private static func readLines(path: String, name: String, _ body: (ArraySlice<UInt8>, Int) throws -> Void) throws {
-        let fileDescriptor = path == "-" ? 0 : open(path, O_RDONLY)
-        guard fileDescriptor >= 0 else {
-            throw CommandFailure(message: "framedump encode: cannot read \(name): \(SystemError(code: errno).text)", status: .badInput)
+        let cannotRead = { (error: SystemError) in
+            CommandFailure(message: "framedump encode: cannot read \(name): \(error.text)", status: .badInput)
         }
-        defer { if fileDescriptor != 0 { close(fileDescriptor) } }
+        let fileDescriptor: Int32
+        switch FileDescriptorIO.openForReading(path) {
+        case .success(let opened): fileDescriptor = opened
+        case .failure(let error): throw cannotRead(error)
+        }
+        defer { if fileDescriptor != 0 { FileDescriptorIO.close(fileDescriptor) } }
         var splitter = LineSplitter()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure(message: "framedump encode: cannot read \(name): \(SystemError(code: errno).text)", status: .badInput)
+            let count: Int
+            switch chunk.withUnsafeMutableBytes({ FileDescriptorIO.readSome(fileDescriptor, into: $0) }) {
+            case .success(let bytes): count = bytes
+            case .failure(let error): throw cannotRead(error)
             }
             if count == 0 { break }
             try chunk.withUnsafeBytes { try splitter.process(UnsafeRawBufferPointer(rebasing: $0[..<count]), body) }

@@ -31,12 +31,13 @@ enum FormatsCommand: Command {
 
         spec grammar (--format SPEC; the full grammar with examples is docs/formats.md):
 
-          fields   NAME:TYPE[=VALUE|=LOW..HIGH] ...     header fields in wire order
+          fields   NAME:TYPE[=VALUE|=LOW..HIGH][{V=NAME,...}] ...   header fields in wire order
           TYPE     u8 u16 u24 u32 u40 u48 u56 u64       an integer; add be (default) or le
                    bytesN                               N bytes that carry no integer
                    crc32 crc32c [be|le] [/body|/frame]  a checksum of the body (default)
                                                         or of the whole frame
           =VALUE   a magic: after bad bytes, decode scans for it; =LOW..HIGH: allowed values
+          {V=NAME} names for values of an integer field, shown as cmd=ping(1): cmd:u8{1=ping,2=pong}
           length   the field named len, or the one lenfield=NAME names
           options  counts=body|frame adjust=N max=N[K|M|G] strip=N lenfield=NAME
                    after the fields, optionally after a ';'

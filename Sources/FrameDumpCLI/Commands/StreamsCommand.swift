@@ -30,7 +30,7 @@ enum StreamsCommand: Command {
             .value("filter", short: "f", valueName: "EXPR",
                    help: "Keep only packets matching this BPF filter (pcap-filter(7)),\ne.g. 'tcp port 9000'."),
             TLSKeySource.option,
-        ] + CaptureLimits.reassemblyOptions,
+        ] + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The capture to read; '-': standard input. Required unless -r FILE."),
             PositionalSpec(name: "FILTER...", isOptional: true, help: "A BPF filter, as words (joined by spaces).", isVariadic: true),
@@ -40,7 +40,7 @@ enum StreamsCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         let input = try InputArgument(arguments)
         guard let path = input.path else { throw UsageError("missing argument FILE|- (or -r FILE): the capture to read") }
-        let limits = try CaptureLimits(arguments)
+        let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments))
         let opened: InputKind.Opened
         switch InputKind.identify(path: path) {
         case .capture(let capture):

@@ -1,3 +1,5 @@
+import FrameCodec
+
 /// One line of frame input for `encode` and `connect`: header field values and a body, as a
 /// JSON object (JSON Lines; the schema is in docs/cli.md, "encode input").
 ///
@@ -8,8 +10,9 @@
 /// {}
 /// ```
 ///
-/// - `fields`: field name → unsigned integer; fields left out are filled in by ``FrameEncoder``
-///   (the length and checksum computed, a magic set, others 0). Optional.
+/// - `fields`: field name → unsigned integer, or the name of a value the format names
+///   (`{"cmd":"msg"}` with h12); fields left out are filled in by ``FrameEncoder`` (the length
+///   and checksum computed, a magic set, others 0). Optional.
 /// - At most one body key: `body_hex` (hex digits, whitespace allowed), `body_text` (the UTF-8
 ///   bytes of the string), or `body_json` (any JSON value, written compactly with object keys
 ///   sorted, numbers and strings as written — use `body_text` to send JSON text exactly as
@@ -35,7 +38,12 @@ struct FrameSpecLine: Equatable {
     ///
     /// - Throws: ``ParseError`` saying what was expected: a JSON object (with the column where
     ///   the text stops being JSON), known keys, integer field values, even-length hex.
-    static func parse(_ line: ArraySlice<UInt8>) throws(ParseError) -> FrameSpecLine {
+    ///
+    /// - Parameters:
+    ///   - line: the line's bytes.
+    ///   - format: the format frames are encoded in, whose value names (`cmd:u8{3=msg}`) a
+    ///     field may be given by (`{"fields":{"cmd":"msg"}}`); `nil` allows numbers only.
+    static func parse(_ line: ArraySlice<UInt8>, format: FrameFormat? = nil) throws(ParseError) -> FrameSpecLine {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
@@ -53,7 +61,7 @@ struct FrameSpecLine: Equatable {
         guard given.count <= 1 else {
             throw ParseError(message: "expected one body key, found \(given.joined(separator: " and "))")
         }
-        return FrameSpecLine(fields: try fields(value["fields"]), body: try body(value, key: given.first))
+        return FrameSpecLine(fields: try fields(value["fields"], format: format), body: try body(value, key: given.first))
     }
 
     /// The keys of an object's members, refusing a key given twice (JSON allows it; which one
@@ -66,7 +74,7 @@ struct FrameSpecLine: Equatable {
         return keys
     }
 
-    private static func fields(_ value: JSONValue?) throws(ParseError) -> [String: UInt64] {
+    private static func fields(_ value: JSONValue?, format: FrameFormat?) throws(ParseError) -> [String: UInt64] {
         guard let value else { return [:] }
         guard case .object(let members) = value else {
             throw ParseError(message: "expected \"fields\" to be an object of field name → integer")
@@ -74,6 +82,15 @@ struct FrameSpecLine: Equatable {
         _ = try uniqueKeys(members, of: "\"fields\"")
         var fields: [String: UInt64] = [:]
         for member in members {
+            let field = format?.fields.first { $0.name == member.key.value }
+            if case .string(let name) = member.value, let field, !field.valueNames.isEmpty {
+                guard let named = field.value(named: name.value) else {
+                    let names = field.valueNames.map(\.name).joined(separator: ", ")
+                    throw ParseError(message: "expected field '\(field.name)' to be a non-negative integer or one of its value names (\(names)), found \(compactText(member.value))")
+                }
+                fields[member.key.value] = named
+                continue
+            }
             // The number's own text, so integers above 2^53 stay exact; "-0" is refused too.
             guard case .number(let text) = member.value, text.first != "-", let integer = UInt64(text) else {
                 throw ParseError(message: "expected field '\(member.key.value)' to be a non-negative integer, found \(compactText(member.value))")

@@ -5,6 +5,8 @@ extension JSONValue {
         /// No whitespace; object members sorted by key, in Unicode code point order (the order
         /// of duplicate keys kept): the same value always gives the same bytes.
         case compactSorted
+        /// No whitespace; members in their order (a JSON body embedded in JSON Lines' `body`).
+        case compact
         /// One member or element a line, indented two spaces a level; members in their order.
         case indented
     }
@@ -13,6 +15,7 @@ extension JSONValue {
     ///
     /// ```
     /// {"to": ["bob"], "id": 7}   →   compactSorted: {"id":7,"to":["bob"]}
+    ///                                compact:       {"to":["bob"],"id":7}
     ///                                indented:      {
     ///                                                 "to": [
     ///                                                   "bob"

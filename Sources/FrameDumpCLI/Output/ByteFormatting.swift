@@ -43,6 +43,11 @@ enum ByteFormatting {
 
     /// Appends two hex digits per byte of `bytes`, in order.
     static func appendHex(_ bytes: ArraySlice<UInt8>, to buffer: inout [UInt8]) {
+        bytes.withUnsafeBytes { appendHex($0, to: &buffer) }
+    }
+
+    /// Appends two hex digits per byte of `bytes`, in order.
+    static func appendHex(_ bytes: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
         let start = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: bytes.count &* 2))
         hexPairs.withUnsafeBufferPointer { table in

@@ -20,7 +20,7 @@ enum FormatDescription {
         return words.joined(separator: " ")
     }
 
-    /// `name:type[=value|=low..high]`.
+    /// `name:type[=value|=low..high][{value=name,…}]`.
     private static func field(_ field: HeaderField) -> String {
         let order = field.width > 1 && field.byteOrder == .littleEndian ? "le" : ""
         var text = field.name + ":"
@@ -38,6 +38,9 @@ enum FormatDescription {
             if expected.upperBound != expected.lowerBound {
                 text += ".." + number(expected.upperBound, width: field.width)
             }
+        }
+        if !field.valueNames.isEmpty {
+            text += "{" + field.valueNames.map { "\($0.value)=\($0.name)" }.joined(separator: ",") + "}"
         }
         return text
     }

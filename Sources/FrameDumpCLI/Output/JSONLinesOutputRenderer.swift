@@ -22,12 +22,16 @@ struct JSONLinesOutputRenderer: OutputRenderer {
     let includesPayload: Bool
     private var writers: [JSONLinesWriter] = []
 
-    init(includesPayload: Bool) {
+    /// How bodies are decoded into the `body` key (`--body`; none unless it is given).
+    let bodies: BodySelection
+
+    init(includesPayload: Bool, bodies: BodySelection = BodySelection()) {
         self.includesPayload = includesPayload
+        self.bodies = bodies
     }
 
     mutating func add(_ format: FrameFormat) -> Int {
-        writers.append(JSONLinesWriter(format: format, includesPayload: includesPayload))
+        writers.append(JSONLinesWriter(format: format, includesPayload: includesPayload, bodies: bodies))
         return writers.count - 1
     }
 
@@ -145,8 +149,9 @@ struct JSONLinesOutputRenderer: OutputRenderer {
 
     func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {}
 
-    /// `{"format":…,"frames":…,…,"cmd":{"3":5}}`; `format` is `null` for a direction that
-    /// carried no data, `cmd` appears only for formats with a `cmd` field.
+    /// `{"format":…,"frames":…,…,"cmd":{"3":5},"cmd_names":{"3":"msg"}}`; `format` is `null` for
+    /// a direction that carried no data, `cmd` appears only for formats with a `cmd` field,
+    /// `cmd_names` only when the format names some of the counted values.
     private func appendStreamTotals(_ totals: StreamTotals, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: "{\"format\":".utf8)
         if let format = totals.format {
@@ -177,6 +182,24 @@ struct JSONLinesOutputRenderer: OutputRenderer {
                 ByteFormatting.appendDecimal(UInt64(entry.frames), to: &buffer)
             }
             buffer.append(UInt8(ascii: "}"))
+            appendCommandNames(totals, to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"cmd_names":{"3":"msg"}`: the names of the counted commands the format names; nothing
+    /// when it names none of them.
+    private func appendCommandNames(_ totals: StreamTotals, to buffer: inout [UInt8]) {
+        guard let command = totals.format?.fields.first(where: { $0.name == "cmd" }) else { return }
+        let named = totals.commandHistogram.compactMap { entry in command.name(ofValue: entry.value).map { (entry.value, $0) } }
+        guard !named.isEmpty else { return }
+        buffer.append(contentsOf: ",\"cmd_names\":{".utf8)
+        for (index, (value, name)) in named.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(UInt8(ascii: "\""))
+            ByteFormatting.appendDecimal(value, to: &buffer)
+            buffer.append(contentsOf: "\":".utf8)
+            JSONString.append(name, to: &buffer)
         }
         buffer.append(UInt8(ascii: "}"))
     }

@@ -21,7 +21,12 @@ import PacketDecoding
 /// - `payload_hex` (lower-case hex of the payload) is left out with `--payload none`.
 /// - `frame_length` is the whole frame, header included: `offset + frame_length` is where the
 ///   next record starts, whatever `strip=` makes the payload (and so `length`) be. It came after
-///   the other keys were published, so it is last.
+///   the other keys were published, so it comes after them.
+/// - `names` (after `frame_length`, added later still) gives the name of each header field value
+///   the format names (`cmd:u8{1=ping,…}`): `"names":{"cmd":"ping"}`; `fields` keeps the number.
+///   Left out when no field's value has a name.
+/// - `body` (last) is the payload decoded as `--body` chooses (``BodyJSON``); only when
+///   `--body` is given, and not for frames whose view is `none`.
 /// - Outputs of labelled streams (captures, sockets) carry `conn`, `src` and `dst` right after
 ///   `type`, and `ts` (RFC 3339, UTC, nanoseconds) when the time is known:
 ///   `{"type":"frame","conn":1,"src":"127.0.0.1:51000","dst":"127.0.0.1:9000","ts":"2024-05-01T12:00:00.123456789Z","offset":0,…}`
@@ -41,8 +46,37 @@ struct JSONLinesWriter {
     private let payloadStart: Int?
     /// The most bytes of a line besides the stream's keys and the payload hex.
     private let lineBound: Int
+    /// The `names` and `body` keys' inputs, `nil` when the format names no values and no body is
+    /// decoded: one reference, so a frame of such a format pays one nil check and a copy of the
+    /// writer retains nothing more.
+    private let extras: Extras?
     private var timestamps = RFC3339Timestamp.Cache()
     private let scratch = LineScratch()
+
+    /// What the keys after `frame_length` need.
+    private final class Extras {
+        /// The fields of the format with value names, for `names`.
+        let namedFields: [NamedField]
+        /// How bodies are decoded into `body`; `nil` when no frame gets one (no `--body`, or
+        /// `--body none`).
+        let bodies: BodySelection.Resolved?
+
+        init(namedFields: [NamedField], bodies: BodySelection.Resolved?) {
+            self.namedFields = namedFields
+            self.bodies = bodies
+        }
+    }
+
+    /// A field with value names: where its value is, and its key and names as JSON text.
+    private struct NamedField {
+        var offset: Int
+        var width: Int
+        var isBigEndian: Bool
+        /// `"cmd":`.
+        var key: [UInt8]
+        /// Each named value with its name as a JSON string (`"ping"`).
+        var names: [(value: UInt64, json: [UInt8])]
+    }
 
     /// One integer field: where its key is in ``keyBytes`` and its value in the header. Plain
     /// integers, so walking the fields per frame takes no reference counting.
@@ -54,9 +88,11 @@ struct JSONLinesWriter {
         var isBigEndian: Bool
     }
 
-    init(format: FrameFormat, includesPayload: Bool) {
+    init(format: FrameFormat, includesPayload: Bool, bodies: BodySelection = BodySelection()) {
         self.format = format
         self.includesPayload = includesPayload
+        let resolved = bodies.resolved(for: format)
+        let decodesBodies = bodies.isExplicit && (resolved.defaultView != .none || !resolved.matches.isEmpty)
         payloadStart = format.payloadOffset
         var fields: [FieldKey] = []
         var keyBytes: [UInt8] = []
@@ -70,11 +106,30 @@ struct JSONLinesWriter {
         }
         self.fields = fields
         self.keyBytes = keyBytes
+        let namedFields: [NamedField] = format.fields.indices.compactMap { index in
+            let field = format.fields[index]
+            guard !field.valueNames.isEmpty else { return nil }
+            var key: [UInt8] = []
+            JSONString.append(field.name, to: &key)
+            key.append(UInt8(ascii: ":"))
+            let names = field.valueNames.map { entry in
+                var json: [UInt8] = []
+                JSONString.append(entry.name, to: &json)
+                return (entry.value, json)
+            }
+            return NamedField(offset: format.offset(ofField: index), width: field.width, isBigEndian: field.byteOrder == .bigEndian,
+                              key: key, names: names)
+        }
         // The longest fixed text and numbers: `{"type":"truncated"`, `,"ts":"…"`, offset, length,
         // declared or `"fields":{…}` with a number per field, crc_ok, frame_length.
         let numbers = 4 * (16 + ByteCursor.maxDecimalDigits)
         let fieldText = 12 + keyBytes.count + fields.count * ByteCursor.maxDecimalDigits
-        lineBound = 32 + 8 + RFC3339Timestamp.Cache.maxCount + numbers + fieldText + 32
+        extras = namedFields.isEmpty && !decodesBodies ? nil : Extras(namedFields: namedFields, bodies: decodesBodies ? resolved : nil)
+        // `,"names":{…}` with each named field's key and its longest name.
+        let nameText = 12 + namedFields.reduce(0) { sum, field in
+            sum + 1 + field.key.count + (field.names.map(\.json.count).max() ?? 0)
+        }
+        lineBound = 32 + 8 + RFC3339Timestamp.Cache.maxCount + numbers + fieldText + nameText + 32
     }
 
     mutating func render(_ output: FrameDecoderOutput, label: StreamLabel?, time: Timestamp?, into buffer: inout [UInt8]) {
@@ -171,6 +226,49 @@ struct JSONLinesWriter {
         }
         line.append(",\"frame_length\":")
         line.appendDecimal(UInt64(frame.bytes.count))
+        if let extras {
+            appendExtras(extras, frame.bytes, headerLength: frame.headerLength, payloadCount: payloadCount, line: &line, to: &buffer)
+        }
         line.append("}\n")
+    }
+
+    /// `names`, then `body`.
+    /// Out of line, so that the common path (no extras) stays as small as before they existed.
+    @inline(never)
+    private func appendExtras(
+        _ extras: Extras, _ bytes: ArraySlice<UInt8>, headerLength: Int, payloadCount: Int,
+        line: inout ByteCursor, to buffer: inout [UInt8]
+    ) {
+        let header = bytes.prefix(headerLength)
+        if !extras.namedFields.isEmpty { appendNames(extras.namedFields, header, to: &line) }
+        if let bodies = extras.bodies {
+            let view = bodies.view(forHeader: header)
+            if view != .none {
+                buffer.append(contentsOf: line.written)
+                BodyJSON.append(bytes.suffix(payloadCount), view: view, schema: bodies.schema, to: &buffer)
+                line = scratch.cursor(capacity: lineBound)
+            }
+        }
+    }
+
+    /// `,"names":{"cmd":"ping"}`: the name of each named field's value, for the fields whose
+    /// value has one; nothing when none has.
+    private func appendNames(_ namedFields: [NamedField], _ header: ArraySlice<UInt8>, to line: inout ByteCursor) {
+        var wroteAny = false
+        for field in namedFields {
+            let value = header.withUnsafeBytes { bytes in
+                var value: UInt64 = 0
+                for byte in 0..<field.width {
+                    value = value &<< 8 | UInt64(bytes[field.offset &+ (field.isBigEndian ? byte : field.width &- 1 &- byte)])
+                }
+                return value
+            }
+            guard let entry = field.names.first(where: { $0.value == value }) else { continue }
+            line.append(wroteAny ? "," : ",\"names\":{")
+            wroteAny = true
+            line.append(field.key)
+            line.append(entry.json)
+        }
+        if wroteAny { line.append(UInt8(ascii: "}")) }
     }
 }

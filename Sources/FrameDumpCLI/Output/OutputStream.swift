@@ -45,6 +45,12 @@ final class OutputStream {
         buffer.reserveCapacity(blockSize * 2)
     }
 
+    /// Ignores SIGPIPE for the whole process (`signal(2)`), so that a reader going away is the
+    /// `EPIPE` ``flush()`` turns into ``OutputError/closed``, not death by signal.
+    static func ignoreBrokenPipeSignal() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
     /// Appends the UTF-8 bytes of `text`.
     func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)

@@ -16,8 +16,8 @@ import TLSDecryption
 /// conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000  2023-11-14T22:13:20.007000259Z  gap  offset 69  65 bytes never captured
 ///
 /// summary  conn 1  10.0.0.1:40000 → 10.0.0.2:7000
-///   c2s  h12  3 frames (167 bytes)  1 skipped (36 bytes)  1 truncated (20 bytes)  1 gap (65 bytes)  cmd 3:3
-///   s2c  h12  5 frames (80 bytes)  cmd 4:5
+///   c2s  h12  3 frames (167 bytes)  1 skipped (36 bytes)  1 truncated (20 bytes)  1 gap (65 bytes)  cmd msg(3):3
+///   s2c  h12  5 frames (80 bytes)  cmd ack(4):5
 ///
 /// 8 frames; 36 bytes skipped; 20 bytes truncated; 65 bytes never captured
 /// ```
@@ -29,13 +29,17 @@ struct TextOutputRenderer: OutputRenderer {
     /// Whether anything was written, so the next block is preceded by a blank line.
     private var wroteBlock = false
 
-    init(style: TextStyle, showsBody: Bool) {
+    /// How bodies are shown (`--body`).
+    let bodies: BodySelection
+
+    init(style: TextStyle, showsBody: Bool, bodies: BodySelection = BodySelection()) {
         self.style = style
         self.showsBody = showsBody
+        self.bodies = bodies
     }
 
     mutating func add(_ format: FrameFormat) -> Int {
-        renderers.append(TextRenderer(format: format, style: style, showsBody: showsBody))
+        renderers.append(TextRenderer(format: format, style: style, showsBody: showsBody, bodies: bodies))
         return renderers.count - 1
     }
 
@@ -105,7 +109,8 @@ struct TextOutputRenderer: OutputRenderer {
         closing.finish(summary, into: &buffer)
     }
 
-    /// `h12  3 frames (152 bytes)  1 skip (36 bytes)  …  cmd 3:3 4:1`: the counts that are not zero.
+    /// `h12  3 frames (152 bytes)  1 skip (36 bytes)  …  cmd msg(3):3 9:1`: the counts that are not
+/// zero; a command value the format names is shown as `name(value)`.
     private func describe(_ totals: StreamTotals) -> String {
         guard let format = totals.format else { return "no data" }
         let counts = totals.counts
@@ -116,7 +121,13 @@ struct TextOutputRenderer: OutputRenderer {
         if counts.truncations > 0 { parts.append("\(counts.truncations) truncated (\(counted(counts.truncatedBytes, "byte")))") }
         if counts.gaps > 0 { parts.append("\(counted(counts.gaps, "gap")) (\(counted(counts.gapBytes, "byte")))") }
         let histogram = totals.commandHistogram
-        if !histogram.isEmpty { parts.append("cmd " + histogram.map { "\($0.value):\($0.frames)" }.joined(separator: " ")) }
+        let command = format.fields.first { $0.name == "cmd" }
+        if !histogram.isEmpty {
+            parts.append("cmd " + histogram.map { entry in
+                let value = command?.name(ofValue: entry.value).map { "\($0)(\(entry.value))" } ?? "\(entry.value)"
+                return "\(value):\(entry.frames)"
+            }.joined(separator: " "))
+        }
         return parts.joined(separator: "  ")
     }
 

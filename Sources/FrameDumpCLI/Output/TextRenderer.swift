@@ -10,7 +10,7 @@ import PacketDecoding
 ///     …
 ///   }
 ///
-/// frame  offset 253  body 5 bytes  magic=0x55aa ver=1 cmd=3 len=5 crc=0x3610a686  crc ok
+/// frame  offset 253  body 5 bytes  magic=0x55aa ver=1 cmd=msg(3) len=5 crc=0x3610a686  crc ok
 ///   hello
 ///
 /// skip  offset 275  7 bytes with no valid header
@@ -19,9 +19,9 @@ import PacketDecoding
 /// ```
 ///
 /// The heading gives the frame's offset in its stream, the body length, every integer header
-/// field (magic and checksum fields in hex, others in decimal) and, for formats with a
-/// checksum, `crc ok` or `crc MISMATCH`. The body follows, indented: pretty JSON, text, or a
-/// `hexdump -C` style dump (see ``BodyPresentation``).
+/// field (magic and checksum fields in hex, others in decimal; a named value as `msg(3)`) and,
+/// for formats with a checksum, `crc ok` or `crc MISMATCH`. The body follows, indented, as `--body` chooses
+/// (``BodyText``): by default pretty JSON, text, or a `hexdump -C` style dump (``BodyPresentation``).
 ///
 /// Outputs of labelled streams (captures, sockets) start with the connection, direction and
 /// endpoints, the arrow pointing the way the bytes went, and the time when known:
@@ -31,15 +31,18 @@ struct TextRenderer {
     let style: TextStyle
     /// Whether bodies are shown under their headings (`--payload hex`) or left out (`none`).
     let showsBody: Bool
+    /// How each frame's body is shown (`--body`).
+    private let bodies: BodySelection.Resolved
     private let payloadStart: Int?
     /// Whether a block was written, so the next one is preceded by a blank line. Renderers that
     /// share one output (a capture has one per frame format) keep it in step.
     var wroteBlock = false
 
-    init(format: FrameFormat, style: TextStyle, showsBody: Bool = true) {
+    init(format: FrameFormat, style: TextStyle, showsBody: Bool = true, bodies: BodySelection = BodySelection()) {
         self.format = format
         self.style = style
         self.showsBody = showsBody
+        self.bodies = bodies.resolved(for: format)
         payloadStart = format.payloadOffset
     }
 
@@ -97,12 +100,16 @@ struct TextRenderer {
         var fieldText: [String] = []
         for (index, field) in format.fields.enumerated() where field.role != .opaque {
             let value = format.value(ofField: index, in: header)
+            var number = "\(value)"
             if index == format.magicFieldIndex || index == format.checksumFieldIndex {
                 var hex: [UInt8] = []
                 ByteFormatting.appendHex(value, digits: field.width * 2, to: &hex)
-                fieldText.append("\(field.name)=0x\(String(decoding: hex, as: UTF8.self))")
+                number = "0x" + String(decoding: hex, as: UTF8.self)
+            }
+            if let name = field.name(ofValue: value) {
+                fieldText.append("\(field.name)=\(name)(\(number))")
             } else {
-                fieldText.append("\(field.name)=\(value)")
+                fieldText.append("\(field.name)=\(number)")
             }
         }
         if !fieldText.isEmpty { heading += "  " + fieldText.joined(separator: " ") }
@@ -114,21 +121,8 @@ struct TextRenderer {
         buffer.append(contentsOf: heading.utf8)
         buffer.append(UInt8(ascii: "\n"))
         guard showsBody, !body.isEmpty else { return }
-        switch BodyPresentation(body) {
-        case .json(let pretty):
-            for line in pretty.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-                buffer.append(contentsOf: "  ".utf8)
-                buffer.append(contentsOf: line)
-                buffer.append(UInt8(ascii: "\n"))
-            }
-        case .text(let lines):
-            for line in lines {
-                buffer.append(contentsOf: "  ".utf8)
-                buffer.append(contentsOf: line.utf8)
-                buffer.append(UInt8(ascii: "\n"))
-            }
-        case .binary:
-            HexASCIIDump.append(body, indent: "  ", to: &buffer)
-        }
+        let view = bodies.view(for: frame)
+        guard view != .none else { return }
+        BodyText.append(body, view: view, schema: bodies.schema, indent: "  ", to: &buffer)
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TLSDecryption
 
 /// `--tls-keylog FILE` and the key logs of a pcapng's Decryption Secrets Blocks, as one
@@ -27,19 +22,20 @@ final class KeyLogFile: TLSKeyProvider {
         self.path = path
         self.followsGrowth = followsGrowth
         guard let path else { return }
-        fileDescriptor = open(path, O_RDONLY)
-        guard fileDescriptor >= 0 else {
-            throw CommandFailure(message: "framedump: cannot open the TLS key log \(path): \(SystemError(code: errno).text)", status: .badInput)
+        switch FileDescriptorIO.openForReading(path) {
+        case .success(let opened): fileDescriptor = opened
+        case .failure(let error):
+            throw CommandFailure(message: "framedump: cannot open the TLS key log \(path): \(error.text)", status: .badInput)
         }
         try readMore(isComplete: !followsGrowth)
         if !followsGrowth {
-            close(fileDescriptor)
+            FileDescriptorIO.close(fileDescriptor)
             fileDescriptor = -1
         }
     }
 
     deinit {
-        if fileDescriptor >= 0 { close(fileDescriptor) }
+        if fileDescriptor >= 0 { FileDescriptorIO.close(fileDescriptor) }
     }
 
     /// Adds a key log held in the capture itself (a pcapng Decryption Secrets Block).

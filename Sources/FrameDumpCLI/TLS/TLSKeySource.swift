@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TLSDecryption
 
 /// Where a command gets TLS keys: `--tls-keylog FILE`, and the Decryption Secrets Blocks of a
@@ -34,22 +29,21 @@ enum TLSKeySource {
 
     /// The key logs in the pcapng file at `path` (none for a pcap, a pipe, or an unreadable file).
     private static func embeddedKeyLogs(_ path: String) -> [[UInt8]] {
-        guard path != "-" else { return [] }
-        let fileDescriptor = open(path, O_RDONLY)
-        guard fileDescriptor >= 0 else { return [] }
-        defer { close(fileDescriptor) }
+        guard path != "-", case .success(let fileDescriptor) = FileDescriptorIO.openForReading(path) else { return [] }
+        defer { FileDescriptorIO.close(fileDescriptor) }
         return PcapngSecrets.tlsKeyLogs(
             read: { count in
                 var bytes = [UInt8](repeating: 0, count: count)
                 var filled = 0
                 while filled < count {
-                    let got = bytes.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + filled, count - filled) }
-                    if got < 0, errno == EINTR { continue }
-                    guard got > 0 else { return nil }
+                    let step = bytes.withUnsafeMutableBytes { buffer in
+                        FileDescriptorIO.readSome(fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                    }
+                    guard case .success(let got) = step, got > 0 else { return nil }
                     filled += got
                 }
                 return bytes
             },
-            skip: { count in lseek(fileDescriptor, off_t(count), SEEK_CUR) >= 0 })
+            skip: { count in FileDescriptorIO.skip(fileDescriptor, count) })
     }
 }
