@@ -28,11 +28,15 @@ public enum PcapngSecrets {
     public static func tlsKeyLogs(read: (_ count: Int) -> [UInt8]?, skip: (_ count: Int) -> Bool) -> [[UInt8]] {
         var logs: [[UInt8]] = []
         var bigEndian = false
+        var isFirst = true
         while let header = read(8) {
+            defer { isFirst = false }
             // A Section Header Block (0x0A0D0D0A reads the same either way) sets the byte order
             // from its byte-order magic, the first 4 bytes of its body.
             let isSection = header[0] == 0x0A && header[1] == 0x0D && header[2] == 0x0D && header[3] == 0x0A
             var length = 0
+            // Not pcapng (a classic pcap): nothing to find.
+            if isFirst, !isSection { break }
             if isSection {
                 guard let magic = read(4) else { break }
                 bigEndian = magic == [0x1A, 0x2B, 0x3C, 0x4D]

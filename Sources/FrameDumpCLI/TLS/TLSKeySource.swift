@@ -29,7 +29,9 @@ enum TLSKeySource {
 
     /// The key logs in the pcapng file at `path` (none for a pcap, a pipe, or an unreadable file).
     private static func embeddedKeyLogs(_ path: String) -> [[UInt8]] {
-        guard path != "-", case .success(let fileDescriptor) = FileDescriptorIO.openForReading(path) else { return [] }
+        // A pipe (`-`, `<(…)`, a FIFO) is read once, by the capture reader: never scanned first.
+        guard path != "-", FileDescriptorIO.isRegularFile(atPath: path),
+              case .success(let fileDescriptor) = FileDescriptorIO.openForReading(path) else { return [] }
         defer { FileDescriptorIO.close(fileDescriptor) }
         return PcapngSecrets.tlsKeyLogs(
             read: { count in
