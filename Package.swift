@@ -16,7 +16,10 @@ let package = Package(
     ],
     targets: [
         // Pure Swift, standard library only: embeddable in an app or server, fuzzable alone.
-        .target(name: "FrameCodec"),
+        // Its one dependency is our own C target of CPU intrinsics: carry-less multiply and CRC
+        // instructions, which Swift cannot reach (no library, no libc calls; chosen by CPUID).
+        .target(name: "CCRCFold"),
+        .target(name: "FrameCodec", dependencies: ["CCRCFold"]),
         .target(name: "PacketDecoding"),
         // The one framing engine every input shares (stdlib only, like the two above).
         .target(name: "StreamFraming", dependencies: ["FrameCodec", "PacketDecoding"]),
@@ -83,7 +86,7 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
 
-        .testTarget(name: "FrameCodecTests", dependencies: ["FrameCodec", "TestSupport"]),
+        .testTarget(name: "FrameCodecTests", dependencies: ["FrameCodec", "CCRCFold", "TestSupport"]),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport"]),
         .testTarget(name: "StreamFramingTests", dependencies: ["StreamFraming", "FrameCodec", "PacketDecoding", "TestSupport"]),
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding", "StreamFraming", "FrameCodec", "TestSupport"]),

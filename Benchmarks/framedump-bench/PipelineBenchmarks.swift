@@ -127,7 +127,7 @@ private func runPipeline(_ capture: SyntheticCapture, upTo stage: PipelineStage)
         case .output(.frame(let frame), _):
             tally.pointee.frames += 1
             if frame.crcOK == true { tally.pointee.crcOK += 1 }
-        case .output, .limit, .formatUndetectable:
+        case .output, .limit, .notice, .formatUndetectable:
             tally.pointee.otherEvents += 1
         case .formatDetected, .formatAssumed, .connectionClosed:
             break
@@ -136,8 +136,8 @@ private func runPipeline(_ capture: SyntheticCapture, upTo stage: PipelineStage)
     func reassemblyEvent(_ event: ReassemblyEvent, at time: Timestamp) {
         switch event {
         case .data(_, _, _, let bytes): tally.pointee.streamBytes += bytes.count
-        case .gap, .limitHit: tally.pointee.otherEvents += 1
-        case .connectionOpened, .directionClosed, .connectionClosed: break
+        case .gap, .limitHit, .notice: tally.pointee.otherEvents += 1
+        case .connectionOpened, .directionClosed, .connectionClosed, .connectionForgotten: break
         }
         guard stage == .decode else { return }
         do {

@@ -30,8 +30,8 @@ private func feed(_ reassembler: inout TCPReassembler, connections: Int, segment
     func receive(_ event: ReassemblyEvent) {
         switch event {
         case .data(_, _, _, let bytes): tally.dataBytes += bytes.count
-        case .connectionOpened, .connectionClosed, .directionClosed: break
-        case .gap, .limitHit: tally.unexpectedEvents += 1
+        case .connectionOpened, .connectionClosed, .directionClosed, .connectionForgotten: break
+        case .gap, .limitHit, .notice: tally.unexpectedEvents += 1
         }
     }
     func send(_ index: Int, flags: TCPFlags, sequence: UInt32, payload: UnsafeRawBufferPointer) {

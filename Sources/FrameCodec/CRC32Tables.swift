@@ -1,6 +1,10 @@
-/// The look-up tables of one reflected CRC-32 polynomial, and the loops that use them.
+import CCRCFold
+
+/// The look-up tables of one reflected CRC-32 polynomial, and the portable loops that use them.
 ///
-/// Two table-driven methods share the tables, picked by buffer length:
+/// ``update(_:_:)`` (CRC32Acceleration.swift) is the entry point: it takes the CPU's CRC
+/// instructions where ``CRC32Acceleration`` found them and these loops otherwise. Two
+/// table-driven methods share the tables, picked by buffer length:
 ///
 /// - **Braided, 5 lanes of 8-byte words** (Mark Adler's method in zlib 1.2.12+ `crc32.c`), for
 ///   buffers of 80 bytes or more. Words 0, 5, 10... feed lane 0, words 1, 6, 11... lane 1, and so
@@ -23,9 +27,9 @@
 /// retain/release.
 struct CRC32Tables: @unchecked Sendable {
     /// CRC-32/ISO-HDLC (zlib), reflected polynomial `0xEDB88320`.
-    static let isoHDLC = CRC32Tables(reflectedPolynomial: 0xEDB8_8320)
+    static let isoHDLC = CRC32Tables(reflectedPolynomial: 0xEDB8_8320, algorithm: .crc32, foldAlgorithm: Int32(CRCFOLD_CRC32))
     /// CRC-32C (Castagnoli, RFC 3720 §12.1), reflected polynomial `0x82F63B78`.
-    static let castagnoli = CRC32Tables(reflectedPolynomial: 0x82F6_3B78)
+    static let castagnoli = CRC32Tables(reflectedPolynomial: 0x82F6_3B78, algorithm: .crc32c, foldAlgorithm: Int32(CRCFOLD_CRC32C))
 
     /// The tables of `algorithm`.
     static func `for`(_ algorithm: ChecksumAlgorithm) -> CRC32Tables {
@@ -44,8 +48,14 @@ struct CRC32Tables: @unchecked Sendable {
 
     /// 16 slicing tables then 8 braid tables, 256 entries each; immutable once built.
     private let entries: UnsafeMutablePointer<UInt32>
+    /// The polynomial as `CCRCFold` names it (`CRCFOLD_CRC32`, `CRCFOLD_CRC32C`).
+    let foldAlgorithm: Int32
+    /// ``CRC32Acceleration/minimumLength(_:)`` of this polynomial, kept here for the hot path.
+    let accelerationMinimum: Int
 
-    private init(reflectedPolynomial: UInt32) {
+    private init(reflectedPolynomial: UInt32, algorithm: ChecksumAlgorithm, foldAlgorithm: Int32) {
+        self.foldAlgorithm = foldAlgorithm
+        accelerationMinimum = CRC32Acceleration.minimumLength(algorithm)
         entries = .allocate(capacity: 24 * 256)
         for byte in 0..<256 {
             var crc = UInt32(byte)
@@ -74,11 +84,11 @@ struct CRC32Tables: @unchecked Sendable {
         }
     }
 
-    /// Continues the finished CRC `crc` over `bytes`.
+    /// Continues the finished CRC `crc` over `bytes` with the tables alone.
     ///
     /// - Returns: the finished CRC of everything before plus `bytes`.
     @inline(__always)
-    func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    func portableUpdate(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         guard var pointer = bytes.baseAddress else { return crc }
         var remaining = bytes.count
         let t = UnsafePointer(entries)

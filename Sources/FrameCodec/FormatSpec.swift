@@ -29,9 +29,14 @@ extension FrameFormat {
     /// - field: `name:type[=value|=low..high]`; types `u8 u16 u24 u32 u40 u48 u56 u64` with an
     ///   optional `be`/`le` suffix (big-endian by default), `bytesN` (N opaque bytes),
     ///   `crc32`/`crc32c` with optional `be`/`le` and `/body` (default) or `/frame`.
-    /// - the field named `len` is the length field (or the one `lenfield=NAME` names).
+    /// - also `varint`/`varintN` (unsigned LEB128 of at most 10 / N bytes) and `bN` (N bits;
+    ///   bit fields in a row fill whole bytes).
+    /// - the field named `len` is the length field (or the one `lenfield=NAME` names), or
+    ///   `length=a+b*4+2` sums several fields, each with a multiplier, and a constant.
     /// - options: `counts=body|frame`, `adjust=N` (may be negative), `max=N[K|M|G]`,
-    ///   `strip=N`, `lenfield=NAME`; an optional `;` separates them from the fields.
+    ///   `strip=N`, `lenfield=NAME`, `length=SUM`; an optional `;` separates them from the fields.
+    /// - a spec of `delim=\n,\r\n` (escaped text or `0x` bytes), `keepdelim=yes|no`, `max=` and
+    ///   `strip=`, with no fields, is a delimiter format (Netty's `DelimiterBasedFrameDecoder`).
     ///
     /// Numbers are decimal or `0x` hex; every value is range-checked against its field, and all
     /// arithmetic is checked, so any input either parses or throws.
@@ -46,7 +51,7 @@ extension FrameFormat {
         self = try parser.parse()
     }
 
-    /// A preset name (`fefd`, `h12`, `u16`, `u32`, `tls`, any letter case) or a text spec.
+    /// A preset name (`fefd`, `h12`, `u16`, `u32`, `tls`, `varint`, `lines`, `mqtt`, any letter case) or a text spec.
     ///
     /// - Parameter nameOrSpec: What a user typed after `--format`.
     /// - Throws: ``FormatSpecError`` when the text is neither a preset name nor a valid spec; a

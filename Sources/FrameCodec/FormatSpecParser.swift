@@ -30,7 +30,9 @@ struct FormatSpecParser {
         var position = 0
         while let token = nextToken(from: &position) {
             if text[token.lowerBound] == semicolon {
-                guard !fields.isEmpty else { throw fail(token.lowerBound, "a field like len:u16 before ';'") }
+                guard !fields.isEmpty || nextTokenIsDelimiterOption(after: position) else {
+                    throw fail(token.lowerBound, "a field like len:u16 before ';'")
+                }
                 guard !sawSemicolon, !inOptions else {
                     throw fail(token.lowerBound, "an option like max=1M (';' comes once, between the fields and the options)")
                 }
@@ -55,10 +57,20 @@ struct FormatSpecParser {
                 throw fail(token.upperBound, "':' and a type after the field name, like \(string(token)):u16")
             }
         }
-        guard !fields.isEmpty else {
-            throw fail(firstOptionStart ?? text.count, "a field like len:u16")
+        if let delimiters = options.delimiters {
+            return try delimiterFormat(delimiters, fields: fields, options: options)
         }
-        try markLengthField(in: &fields, options: options)
+        guard !fields.isEmpty else {
+            throw fail(firstOptionStart ?? text.count, "a field like len:u16 (or delim=\\n for a delimiter format)")
+        }
+        if let start = options.keepDelimiterStart {
+            throw fail(start, "delim= before keepdelim= (it applies to delimiter formats only)")
+        }
+        if options.lengthExpression != nil {
+            try markComputedLength(in: &fields, options: &options)
+        } else {
+            try markLengthField(in: &fields, options: options)
+        }
         let maxFrameLength = options.maxFrameLength ?? FrameFormat.defaultMaxFrameLength
         try checkHeaderFits(fields, maxFrameLength: maxFrameLength, maxStart: options.maxStart)
         do {
@@ -96,13 +108,14 @@ struct FormatSpecParser {
         let equals = firstIndex(of: UInt8(ascii: "="), in: colon + 1..<token.upperBound)
         let typeRange = colon + 1..<(equals ?? token.upperBound)
         let type = try parseType(typeRange)
-        var field = HeaderField(name: string(nameRange), width: type.width, byteOrder: type.byteOrder, role: type.role)
+        var field = HeaderField(name: string(nameRange), width: type.width, byteOrder: type.byteOrder, role: type.role,
+                                encoding: type.encoding)
         if let equals {
             guard type.role == .value else {
                 let kind = type.role == .opaque ? "an opaque bytesN field" : "a checksum field (its value is computed)"
                 throw fail(equals, "no '=' after \(kind)")
             }
-            field.expected = try parseExpected(equals + 1..<token.upperBound, width: type.width)
+            field.expected = try parseExpected(equals + 1..<token.upperBound, bits: Self.valueBits(of: field))
         }
         if !names.names.isEmpty {
             guard type.role == .value else { throw fail(token.upperBound, "value names only after an integer field like cmd:u8") }
@@ -166,6 +179,7 @@ struct FormatSpecParser {
         var width: Int
         var byteOrder: ByteOrder
         var role: HeaderField.Role
+        var encoding: FieldEncoding = .fixed
     }
 
     private func parseType(_ range: Range<Int>) throws(FormatSpecError) -> ParsedType {
@@ -198,6 +212,7 @@ struct FormatSpecParser {
             guard count >= 1 else { throw fail(countRange.lowerBound, what) }
             return ParsedType(width: Int(count), byteOrder: .bigEndian, role: .opaque)
         }
+        if let type = try parseVariableType(range) { return type }
         if hasPrefix("u", in: range) {
             var index = start + 1
             while index < range.upperBound, isDigit(text[index]) { index += 1 }
@@ -228,10 +243,11 @@ struct FormatSpecParser {
         }
     }
 
-    /// `value` (a magic) or `low..high`; both bounds must fit in `width` bytes.
-    private func parseExpected(_ range: Range<Int>, width: Int) throws(FormatSpecError) -> ClosedRange<UInt64> {
-        let limit = width >= 8 ? UInt64.max : (UInt64(1) << (8 * width)) - 1
-        let what = "a value from 0 to \(limit) (fits in \(width) byte\(width == 1 ? "" : "s")), decimal or 0x hex"
+    /// `value` (a magic) or `low..high`; both bounds must fit in `bits` bits.
+    private func parseExpected(_ range: Range<Int>, bits: Int) throws(FormatSpecError) -> ClosedRange<UInt64> {
+        let limit = bits >= 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) - 1
+        let fits = bits % 8 == 0 ? "\(bits / 8) byte\(bits == 8 ? "" : "s")" : "\(bits) bit\(bits == 1 ? "" : "s")"
+        let what = "a value from 0 to \(limit) (fits in \(fits)), decimal or 0x hex"
         var dots: Int?
         for index in range.dropLast() where text[index] == UInt8(ascii: ".") && text[index + 1] == UInt8(ascii: ".") {
             dots = index
@@ -289,6 +305,14 @@ struct FormatSpecParser {
         var maxStart: Int?
         var stripStart: Int?
         var lengthFieldNameStart: Int?
+        var countsStart: Int?
+        var adjustStart: Int?
+        var lengthExpression: LengthExpression?
+        var lengthExpressionStart: Int?
+        var delimiters: [[UInt8]]?
+        var delimiterStart: Int?
+        var keepsDelimiter = false
+        var keepDelimiterStart: Int?
     }
 
     private func parseOption(_ token: Range<Int>, equals: Int, into options: inout ParsedOptions) throws(FormatSpecError) {
@@ -299,12 +323,14 @@ struct FormatSpecParser {
         }
         switch key {
         case "counts":
+            options.countsStart = token.lowerBound
             switch lowercased(value) {
             case "body": options.lengthCounts = .body
             case "frame", "all": options.lengthCounts = .wholeFrame
             default: throw fail(value.lowerBound, "'body' or 'frame' after 'counts=' (what the length field measures)")
             }
         case "adjust":
+            options.adjustStart = token.lowerBound
             options.lengthAdjustment = try parseSigned(value)
         case "max":
             options.maxStart = value.lowerBound
@@ -317,8 +343,21 @@ struct FormatSpecParser {
             guard isIdentifier(value) else { throw fail(value.lowerBound, "a field name after 'lenfield='") }
             options.lengthFieldName = string(value)
             options.lengthFieldNameStart = value.lowerBound
+        case "length":
+            options.lengthExpression = try parseLengthExpression(value)
+            options.lengthExpressionStart = token.lowerBound
+        case "delim":
+            options.delimiters = try parseDelimiters(value)
+            options.delimiterStart = token.lowerBound
+        case "keepdelim":
+            switch lowercased(value) {
+            case "yes", "true": options.keepsDelimiter = true
+            case "no", "false": options.keepsDelimiter = false
+            default: throw fail(value.lowerBound, "'yes' or 'no' after 'keepdelim=' (whether the payload keeps the delimiter)")
+            }
+            options.keepDelimiterStart = token.lowerBound
         default:
-            throw fail(token.lowerBound, "an option counts=, adjust=, max=, strip= or lenfield=, got '\(key)='")
+            throw fail(token.lowerBound, "an option counts=, adjust=, max=, strip=, lenfield=, length=, delim= or keepdelim=, got '\(key)='")
         }
     }
 
@@ -353,6 +392,232 @@ struct FormatSpecParser {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: multiplier)
         guard !overflow, bytes <= UInt64(Int.max) else { throw fail(range.lowerBound, what) }
         return Int(bytes)
+    }
+
+    // MARK: - Varints and bit fields
+
+    /// `varint`, `varintN` (at most N bytes, 1...10) or `bN` (N bits, 1...64); `nil` for
+    /// any other type.
+    private func parseVariableType(_ range: Range<Int>) throws(FormatSpecError) -> ParsedType? {
+        let start = range.lowerBound
+        if hasPrefix("varint", in: range) {
+            let countRange = start + 6..<range.upperBound
+            guard !countRange.isEmpty else {
+                return ParsedType(width: FrameFormat.maxVarintWidth, byteOrder: .bigEndian, role: .value, encoding: .varint)
+            }
+            let what = "a byte limit from 1 to \(FrameFormat.maxVarintWidth) after 'varint', like varint4, or nothing (10 bytes)"
+            let count = try parseUnsigned(countRange, limit: UInt64(FrameFormat.maxVarintWidth), decimalOnly: true, what: what)
+            guard count >= 1 else { throw fail(countRange.lowerBound, what) }
+            return ParsedType(width: Int(count), byteOrder: .bigEndian, role: .value, encoding: .varint)
+        }
+        if range.count >= 2, lower(text[start]) == UInt8(ascii: "b"), isDigit(text[start + 1]) {
+            let what = "a bit count from 1 to 64 after 'b', like b4"
+            let count = try parseUnsigned(start + 1..<range.upperBound, limit: 64, decimalOnly: true, what: what)
+            guard count >= 1 else { throw fail(start + 1, what) }
+            return ParsedType(width: 0, byteOrder: .bigEndian, role: .value, encoding: .bits(Int(count)))
+        }
+        return nil
+    }
+
+    /// Bits a field's value can hold: what its expected values must fit in.
+    private static func valueBits(of field: HeaderField) -> Int {
+        switch field.encoding {
+        case .fixed: 8 * field.width
+        case .varint: min(64, 7 * field.width)
+        case .bits(let count): count
+        }
+    }
+
+    // MARK: - Computed lengths
+
+    /// `length=` terms: fields, each with a multiplier, and a constant.
+    private struct LengthExpression {
+        struct Term {
+            var name: String
+            var multiplier: UInt64
+            var start: Int
+        }
+
+        var terms: [Term] = []
+        var constant: Int64 = 0
+    }
+
+    /// `term { (+|-) term }`: a term is `NAME`, `NAME*N`, `N*NAME` or a constant `N`; `-` only
+    /// before a constant.
+    private func parseLengthExpression(_ range: Range<Int>) throws(FormatSpecError) -> LengthExpression {
+        var expression = LengthExpression()
+        var termStart = range.lowerBound
+        var negative = false
+        var index = range.lowerBound
+        while true {
+            let atEnd = index == range.upperBound
+            if atEnd || ((text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-")) && index > termStart) {
+                try addTerm(termStart..<index, negative: negative, to: &expression)
+                if atEnd { break }
+                negative = text[index] == UInt8(ascii: "-")
+                termStart = index + 1
+            }
+            index += 1
+        }
+        guard !expression.terms.isEmpty else {
+            throw fail(range.lowerBound, "at least one field in 'length=', like length=head_length+body_length")
+        }
+        return expression
+    }
+
+    private func addTerm(_ range: Range<Int>, negative: Bool, to expression: inout LengthExpression) throws(FormatSpecError) {
+        let what = "a field name, NAME*N, N*NAME or a number in 'length=', like hlen*4+len"
+        guard !range.isEmpty else { throw fail(range.lowerBound, what) }
+        let star = firstIndex(of: UInt8(ascii: "*"), in: range)
+        if star == nil, !isIdentifier(range) {
+            let constant = try parseUnsigned(range, limit: UInt64(Int64.max), decimalOnly: false, what: what)
+            let (sum, overflow) = expression.constant.addingReportingOverflow(negative ? -Int64(constant) : Int64(constant))
+            guard !overflow else { throw fail(range.lowerBound, "constants in 'length=' whose sum fits an Int64") }
+            expression.constant = sum
+            return
+        }
+        guard !negative else { throw fail(range.lowerBound, "'+' before a field in 'length=' (only constants may be subtracted)") }
+        var nameRange = range
+        var multiplier: UInt64 = 1
+        if let star {
+            let left = range.lowerBound..<star
+            let right = star + 1..<range.upperBound
+            let numberRange = isIdentifier(left) ? right : left
+            nameRange = isIdentifier(left) ? left : right
+            guard isIdentifier(nameRange) else { throw fail(range.lowerBound, what) }
+            multiplier = try parseUnsigned(numberRange, limit: UInt64(UInt32.max), decimalOnly: false,
+                                           what: "a multiplier from 1 to 4294967295 after '*'")
+            guard multiplier >= 1 else { throw fail(numberRange.lowerBound, "a multiplier from 1 to 4294967295 after '*'") }
+        }
+        expression.terms.append(.init(name: string(nameRange), multiplier: multiplier, start: nameRange.lowerBound))
+    }
+
+    /// Gives the length role, and their multipliers, to the fields `length=` names; its
+    /// constant joins `adjust`.
+    private func markComputedLength(in fields: inout [ParsedField], options: inout ParsedOptions) throws(FormatSpecError) {
+        guard let expression = options.lengthExpression else { return }
+        if options.lengthFieldNameStart != nil {
+            throw fail(options.lengthExpressionStart ?? 0, "either lenfield= or length=, not both")
+        }
+        for term in expression.terms {
+            guard let index = fields.firstIndex(where: { $0.field.name == term.name }) else {
+                throw fail(term.start, "the name of a field in this spec ('\(term.name)' is not one)")
+            }
+            guard fields[index].isInteger else {
+                throw fail(term.start, "an integer field in 'length=' ('\(term.name)' is not one)")
+            }
+            guard fields[index].field.role != .length else {
+                throw fail(term.start, "each field once in 'length=' ('\(term.name)' is already in it)")
+            }
+            fields[index].field.role = .length
+            fields[index].field.lengthMultiplier = term.multiplier
+        }
+        let (adjustment, overflow) = (options.lengthAdjustment ?? 0).addingReportingOverflow(expression.constant)
+        guard !overflow else { throw fail(options.lengthExpressionStart ?? 0, "an adjust= plus length= constant that fits an Int64") }
+        options.lengthAdjustment = adjustment
+    }
+
+    // MARK: - Delimiters
+
+    /// The widest delimiter accepted, in bytes, and the most delimiters: they bound the work
+    /// done at each candidate position.
+    static let maxDelimiterLength = 64
+    static let maxDelimiterCount = 16
+
+    /// `delim=` items separated by `,`: escaped text (`\n \r \t \0 \s \\ \, \xHH`, other
+    /// bytes as themselves) or `0x` hex bytes.
+    private func parseDelimiters(_ range: Range<Int>) throws(FormatSpecError) -> [[UInt8]] {
+        var delimiters: [[UInt8]] = []
+        var current: [UInt8] = []
+        var itemStart = range.lowerBound
+        var index = range.lowerBound
+        func finish(_ end: Int) throws(FormatSpecError) {
+            if end - itemStart > 2, text[itemStart] == UInt8(ascii: "0"), lower(text[itemStart + 1]) == UInt8(ascii: "x") {
+                current = try parseHexBytes(itemStart + 2..<end)
+            }
+            guard !current.isEmpty else { throw fail(itemStart, "a delimiter like \\n, \\r\\n, ## or 0x0D0A (items separated by ',')") }
+            guard current.count <= Self.maxDelimiterLength else {
+                throw fail(itemStart, "a delimiter of at most \(Self.maxDelimiterLength) bytes")
+            }
+            guard delimiters.count < Self.maxDelimiterCount else { throw fail(itemStart, "at most \(Self.maxDelimiterCount) delimiters") }
+            delimiters.append(current)
+            current = []
+        }
+        while index < range.upperBound {
+            let byte = text[index]
+            if byte == UInt8(ascii: ",") {
+                try finish(index)
+                index += 1
+                itemStart = index
+                continue
+            }
+            guard byte == UInt8(ascii: "\\") else {
+                current.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 1 < range.upperBound else { throw fail(index, "an escape after '\\': n r t 0 s \\ , or xHH") }
+            switch text[index + 1] {
+            case UInt8(ascii: "n"): current.append(0x0A)
+            case UInt8(ascii: "r"): current.append(0x0D)
+            case UInt8(ascii: "t"): current.append(0x09)
+            case UInt8(ascii: "0"): current.append(0x00)
+            case UInt8(ascii: "s"): current.append(0x20)
+            case UInt8(ascii: "\\"), UInt8(ascii: ","): current.append(text[index + 1])
+            case UInt8(ascii: "x"):
+                guard index + 4 <= range.upperBound else { throw fail(index, "two hex digits after '\\x'") }
+                current.append(contentsOf: try parseHexBytes(index + 2..<index + 4))
+                index += 2
+            default:
+                throw fail(index, "an escape after '\\': n r t 0 s \\ , or xHH")
+            }
+            index += 2
+        }
+        try finish(range.upperBound)
+        return delimiters
+    }
+
+    /// Pairs of hex digits.
+    private func parseHexBytes(_ range: Range<Int>) throws(FormatSpecError) -> [UInt8] {
+        guard range.count % 2 == 0 else { throw fail(range.lowerBound, "hex digits in pairs") }
+        var bytes: [UInt8] = []
+        var index = range.lowerBound
+        while index < range.upperBound {
+            guard let high = digitValue(text[index], radix: 16), let low = digitValue(text[index + 1], radix: 16) else {
+                throw fail(index, "hex digits in pairs")
+            }
+            bytes.append(UInt8(high << 4 | low))
+            index += 2
+        }
+        return bytes
+    }
+
+    /// A delimiter format from `delim=`: no fields, and none of the length options.
+    private func delimiterFormat(_ delimiters: [[UInt8]], fields: [ParsedField], options: ParsedOptions) throws(FormatSpecError) -> FrameFormat {
+        if let first = fields.first {
+            throw fail(first.nameStart, "no header fields with delim= (a delimiter format has none)")
+        }
+        for start in [options.countsStart, options.adjustStart, options.lengthFieldNameStart, options.lengthExpressionStart] {
+            if let start { throw fail(start, "no length option with delim= (frames end at a delimiter)") }
+        }
+        do {
+            return try FrameFormat(
+                name: Self.trimmed(String(decoding: text, as: UTF8.self)),
+                delimiters: delimiters,
+                keepsDelimiter: options.keepsDelimiter,
+                maxFrameLength: options.maxFrameLength ?? FrameFormat.defaultMaxFrameLength,
+                payloadOffset: options.payloadOffset
+            )
+        } catch {
+            throw locate(error, fields: fields, options: options)
+        }
+    }
+
+    /// Whether the token after `position` is a `delim=` option: a delimiter spec may start with `;`.
+    private func nextTokenIsDelimiterOption(after position: Int) -> Bool {
+        var next = position
+        guard let token = nextToken(from: &next) else { return false }
+        return hasPrefix("delim=", in: token)
     }
 
     // MARK: - Numbers
@@ -402,11 +667,14 @@ struct FormatSpecParser {
         case .duplicateFieldName(let name):
             let repeated = fields.indices.filter { fields[$0].field.name == name }.dropFirst().first ?? 0
             return fail(fields[repeated].nameStart, "a field name not used before ('\(name)' is already a field)")
-        case .lengthFieldCount(let count) where count == 0:
-            return fail(text.count, "a length field: name one integer field 'len' (like len:u16) or add lenfield=NAME")
         case .lengthFieldCount:
-            let second = fields.indices.filter { fields[$0].field.role == .length }.dropFirst().first ?? 0
-            return fail(fields[second].nameStart, "only one length field")
+            return fail(text.count, "a length field: name one integer field 'len' (like len:u16) or add lenfield=NAME")
+        case .unalignedBitFields(let index):
+            return fail(fields[index].typeStart, "bit fields that fill whole bytes (8, 16, … bits in a row): \(error)")
+        case .invalidMultiplier:
+            return fail(options.lengthExpressionStart ?? text.count, "a multiplier from 1 to 4294967295: \(error)")
+        case .emptyDelimiter:
+            return fail(options.delimiterStart ?? text.count, "a delimiter of at least one byte")
         case .checksumFieldCount:
             let second = fields.indices.filter {
                 if case .checksum = fields[$0].field.role { return true }

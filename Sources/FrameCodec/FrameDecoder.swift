@@ -62,20 +62,28 @@ public struct FrameDecoder: Sendable {
     /// Consumed bytes the buffer must hold before it is compacted (swift-nio's reclaim threshold).
     static let compactionThreshold = 2048
 
-    private let layout: FrameLayout
+    let layout: FrameLayout
     /// Fed bytes; `buffer[readIndex...]` are not yet in a frame or event.
     private var buffer: [UInt8] = []
-    private var readIndex = 0
+    var readIndex = 0
     /// Absolute stream offset of `buffer[0]`.
     private var bufferOffset: UInt64
     /// Start of a run of passed-over bytes not yet reported; the run ends at `readIndex`.
     private var skipStart: UInt64?
     /// Set after an oversize header or a gap: bad lengths join the skip run until a valid header.
-    private var resyncing = false
+    /// For a delimiter format: bytes up to and including the next delimiter join the skip run
+    /// (after a gap, or in a frame already longer than the max).
+    var resyncing = false
+    /// For a delimiter format: bytes from `readIndex` already scanned and holding no
+    /// delimiter start, so that no byte is scanned twice while a long frame arrives.
+    var delimiterScanned = 0
+    /// For a delimiter format: bytes the delimiter search has examined; tests check it stays
+    /// linear in the input.
+    internal var bytesExamined = 0
     /// Bytes still missing from the frame at `readIndex`, whose header has been read: chunks
     /// shorter than this are only appended, not re-parsed (a 64 KiB frame arriving in
     /// segments would otherwise have its header re-read once per segment).
-    private var bytesAwaited = 0
+    var bytesAwaited = 0
     /// Events decided by ``noteGap(byteCount:_:)``, ``finish(_:)`` or
     /// ``abandonPartialFrame(_:)`` but not yet received because `receive` threw: the next call
     /// delivers them first. Empty unless a receiver threw.
@@ -255,7 +263,13 @@ public struct FrameDecoder: Sendable {
         let storage = buffer
         try storage.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
-            try decodeFrames(storage, base, end: raw.count, receive)
+            if layout.delimiters != nil {
+                try decodeDelimitedFrames(storage, base, end: raw.count, receive)
+            } else if let steps = layout.steps {
+                try decodeWalkedFrames(storage, base, end: raw.count, steps: steps, receive)
+            } else {
+                try decodeFrames(storage, base, end: raw.count, receive)
+            }
         }
     }
 
@@ -275,13 +289,10 @@ public struct FrameDecoder: Sendable {
         while true {
             let available = end &- position
             if let magic = layout.magic {
-                guard available >= magic.end else { break }
-                let value = (base + position).loadInteger(fromByteOffset: magic.offset, width: magic.width, byteOrder: magic.byteOrder,
-                                                          readableCount: available)
-                if value != magic.value {
-                    beginSkip(at: position)
-                    position = Self.nextMagicCandidate(base, from: position &+ 1, end: end, magic: magic)
-                    continue
+                switch checkMagic(magic, base, at: &position, end: end) {
+                case .inPlace: break
+                case .passedOver: continue
+                case .notYetReadable: return
                 }
             }
             guard available >= layout.headerLength else { break }
@@ -293,35 +304,110 @@ public struct FrameDecoder: Sendable {
             }
             let declared = header.loadInteger(fromByteOffset: layout.lengthOffset, width: layout.lengthWidth,
                                               byteOrder: layout.lengthByteOrder, readableCount: available)
-            guard let frameLength = layout.frameLength(declared: declared) else {
-                if resyncing {
-                    beginSkip(at: position)
-                    position &+= 1
-                } else {
-                    try reportSkip(endingAt: position, receive)
-                    position &+= 1
-                    readIndex = position
-                    resyncing = true
-                    try receive(.oversize(offset: absoluteOffset(position &- 1), declaredLength: declared))
-                }
-                continue
-            }
-            resyncing = false
-            guard available >= frameLength else {
-                bytesAwaited = frameLength &- available
-                break
+            let frameLength: Int
+            switch try judgeLength(declared: declared, headerLength: layout.headerLength, available: available, at: &position, receive) {
+            case .whole(let length): frameLength = length
+            case .passedOver: continue
+            case .awaited: return
             }
             let crcOK: Bool? = layout.checksum.map { Self.checksumMatches(header, frameLength: frameLength, $0, layout) }
+            try emitFrame(storage, at: &position, length: frameLength, headerLength: layout.headerLength, crcOK: crcOK, receive)
+        }
+    }
+
+    /// What ``judgeLength(declared:headerLength:available:at:_:)`` made of a header's length.
+    enum LengthJudgement {
+        /// A frame of this many bytes, all readable.
+        case whole(Int)
+        /// A bad length: `oversize` (or a skipped byte while resyncing); the position moved on.
+        case passedOver
+        /// A good length whose frame is not all here: ``bytesAwaited`` says how much is missing.
+        case awaited
+    }
+
+    /// Judges the length a header that passed its checks declares, as the resync policy says.
+    @inline(__always)
+    mutating func judgeLength(
+        declared: UInt64,
+        headerLength: Int,
+        available: Int,
+        at position: inout Int,
+        _ receive: (FrameDecoderOutput) throws -> Void
+    ) rethrows -> LengthJudgement {
+        guard let frameLength = layout.frameLength(declared: declared, headerLength: headerLength) else {
+            try passBadLength(at: &position, declared: declared, receive)
+            return .passedOver
+        }
+        resyncing = false
+        guard available >= frameLength else {
+            bytesAwaited = frameLength &- available
+            return .awaited
+        }
+        return .whole(frameLength)
+    }
+
+    /// What ``checkMagic(_:_:at:end:)`` found at a position.
+    enum MagicCheck {
+        /// The magic is there: read the header.
+        case inPlace
+        /// It is not: the position moved to the next candidate, the bytes passed over joining the skip run.
+        case passedOver
+        /// Its bytes are not all readable yet: wait for more.
+        case notYetReadable
+    }
+
+    /// Checks the magic at `position`, scanning ahead for the next candidate when it is not there.
+    @inline(__always)
+    mutating func checkMagic(_ magic: FrameLayout.Magic, _ base: UnsafeRawPointer, at position: inout Int, end: Int) -> MagicCheck {
+        let available = end &- position
+        guard available >= magic.end else { return .notYetReadable }
+        let value = (base + position).loadInteger(fromByteOffset: magic.offset, width: magic.width, byteOrder: magic.byteOrder,
+                                                  readableCount: available)
+        guard value != magic.value else { return .inPlace }
+        beginSkip(at: position)
+        position = Self.nextMagicCandidate(base, from: position &+ 1, end: end, magic: magic)
+        return .passedOver
+    }
+
+    /// Reports the open skip run, then the frame of `length` bytes at `position`, a slice of
+    /// `storage`; moves `position` past it (state stored first, so a throwing `receive` leaves
+    /// the decoder ready to carry on).
+    @inline(__always)
+    mutating func emitFrame(
+        _ storage: [UInt8],
+        at position: inout Int,
+        length: Int,
+        headerLength: Int,
+        crcOK: Bool?,
+        trailerLength: Int = 0,
+        _ receive: (FrameDecoderOutput) throws -> Void
+    ) rethrows {
+        try reportSkip(endingAt: position, receive)
+        let start = position
+        position &+= length
+        readIndex = position
+        try receive(.frame(Frame(
+            offset: absoluteOffset(start),
+            bytes: storage[start..<position],
+            headerLength: headerLength,
+            crcOK: crcOK,
+            trailerLength: trailerLength
+        )))
+    }
+
+    /// Passes over the first byte of a header whose declared length is out of range: one
+    /// `oversize` event, or — while resyncing — one more byte of the skip run.
+    @inline(__always)
+    mutating func passBadLength(at position: inout Int, declared: UInt64, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        if resyncing {
+            beginSkip(at: position)
+            position &+= 1
+        } else {
             try reportSkip(endingAt: position, receive)
-            let start = position
-            position &+= frameLength
+            position &+= 1
             readIndex = position
-            try receive(.frame(Frame(
-                offset: absoluteOffset(start),
-                bytes: storage[start..<position],
-                headerLength: layout.headerLength,
-                crcOK: crcOK
-            )))
+            resyncing = true
+            try receive(.oversize(offset: absoluteOffset(position &- 1), declaredLength: declared))
         }
     }
 
@@ -333,7 +419,7 @@ public struct FrameDecoder: Sendable {
     /// byte" word trick (Mycroft, 1987) on the input XORed with that byte repeated; the lowest
     /// flagged byte is always a true match, so the first hit is exact.
     @inline(__always)
-    private static func nextMagicCandidate(_ base: UnsafeRawPointer, from: Int, end: Int, magic: FrameLayout.Magic) -> Int {
+    static func nextMagicCandidate(_ base: UnsafeRawPointer, from: Int, end: Int, magic: FrameLayout.Magic) -> Int {
         let repeated = 0x0101_0101_0101_0101 &* UInt64(magic.firstByte)
         var position = from &+ magic.offset
         let last = end &- magic.width
@@ -361,21 +447,34 @@ public struct FrameDecoder: Sendable {
 
     /// Whether the checksum stored in the header matches the frame's bytes.
     @inline(__always)
-    private static func checksumMatches(
+    static func checksumMatches(
         _ frame: UnsafeRawPointer,
         frameLength: Int,
         _ checksum: FrameLayout.Checksum,
         _ layout: FrameLayout
     ) -> Bool {
-        let stored = frame.loadInteger(fromByteOffset: checksum.offset, width: FrameLayout.Checksum.width, byteOrder: checksum.byteOrder)
+        checksumMatches(frame, frameLength: frameLength, checksum, fieldOffset: checksum.offset, headerLength: layout.headerLength)
+    }
+
+    /// ``checksumMatches(_:frameLength:_:_:)`` with the field's offset and the header length
+    /// of this frame (a walked layout's own).
+    @inline(__always)
+    static func checksumMatches(
+        _ frame: UnsafeRawPointer,
+        frameLength: Int,
+        _ checksum: FrameLayout.Checksum,
+        fieldOffset: Int,
+        headerLength: Int
+    ) -> Bool {
+        let stored = frame.loadInteger(fromByteOffset: fieldOffset, width: FrameLayout.Checksum.width, byteOrder: checksum.byteOrder)
         let tables = checksum.tables
         var crc: UInt32 = 0
         switch checksum.coverage {
         case .body:
-            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame + layout.headerLength, count: frameLength &- layout.headerLength))
+            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame + headerLength, count: frameLength &- headerLength))
         case .headerAndBody:
-            let afterField = checksum.offset &+ FrameLayout.Checksum.width
-            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame, count: checksum.offset))
+            let afterField = fieldOffset &+ FrameLayout.Checksum.width
+            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame, count: fieldOffset))
             crc = withUnsafeBytes(of: UInt32(0)) { tables.update(crc, $0) }
             crc = tables.update(crc, UnsafeRawBufferPointer(start: frame + afterField, count: frameLength &- afterField))
         }
@@ -385,20 +484,20 @@ public struct FrameDecoder: Sendable {
     // MARK: - Events and buffer upkeep
 
     @inline(__always)
-    private func absoluteOffset(_ index: Int) -> UInt64 {
+    func absoluteOffset(_ index: Int) -> UInt64 {
         bufferOffset &+ UInt64(truncatingIfNeeded: index)
     }
 
     /// Starts a skip run at `index` unless one is already open (runs are contiguous: bytes are
     /// only ever passed over at the read position).
     @inline(__always)
-    private mutating func beginSkip(at index: Int) {
+    mutating func beginSkip(at index: Int) {
         if skipStart == nil { skipStart = absoluteOffset(index) }
     }
 
     /// Reports the open skip run, if any, as ending just before `index`.
     @inline(__always)
-    private mutating func reportSkip(endingAt index: Int, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+    mutating func reportSkip(endingAt index: Int, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         guard let start = skipStart else { return }
         skipStart = nil
         readIndex = index
@@ -413,6 +512,12 @@ public struct FrameDecoder: Sendable {
         let storage = buffer
         let end = storage.count
         var position = readIndex
+        delimiterScanned = 0
+        if layout.delimiters != nil, resyncing, position < end {
+            // The rest of a frame already too long, or whose start was never captured.
+            beginSkip(at: position)
+            position = end
+        }
         storage.withUnsafeBytes { raw in
             while position < end, !layout.couldStartHeader(raw.baseAddress! + position, available: end &- position) {
                 beginSkip(at: position)

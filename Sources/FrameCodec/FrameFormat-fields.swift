@@ -3,7 +3,8 @@ extension FrameFormat {
     ///
     /// Multi-byte fields are read in their ``HeaderField/byteOrder``; any width from 1 to 8
     /// bytes works (a 3-byte field too). ``HeaderField/Role/opaque`` fields carry no integer and
-    /// read as 0.
+    /// read as 0. With varint or bit fields (``hasVariableLayout``) the header is walked from
+    /// its start; reading every field of a frame is then cheaper with ``fieldValues(in:)``.
     ///
     /// - Parameters:
     ///   - index: the field's index in ``fields``.
@@ -14,11 +15,27 @@ extension FrameFormat {
     public func value(ofField index: Int, in header: ArraySlice<UInt8>) -> UInt64 {
         let field = fields[index]
         guard field.role != .opaque else { return 0 }
+        if hasVariableLayout { return fieldValues(in: header)[index] }
         let offset = offset(ofField: index)
         precondition(header.count >= offset + field.width, "header shorter than field \(field.name)")
         return header.withUnsafeBytes { raw in
             raw.baseAddress!.loadInteger(fromByteOffset: offset, width: field.width, byteOrder: field.byteOrder)
         }
+    }
+
+    /// Reads every field of a frame header, in ``fields`` order (0 for opaque fields), walking
+    /// varints and bit fields.
+    ///
+    /// - Parameter header: the frame's header bytes, such as ``Frame/header``; any start index.
+    /// - Returns: one value per field; fields the header is too short to hold read as 0.
+    public func fieldValues(in header: ArraySlice<UInt8>) -> [UInt64] {
+        var values = [UInt64](repeating: 0, count: fields.count)
+        let steps = FrameLayout.steps(forReading: self)
+        header.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            _ = FrameLayout.scan(steps, base, available: raw.count) { index, value in values[index] = value }
+        }
+        return values
     }
 
     /// Reads the field called `name` of a frame header, like ``value(ofField:in:)``.

@@ -95,10 +95,81 @@ extension FrameFormat {
     /// 5-byte header + 2^14 plaintext + 2048 bytes of TLS 1.2 expansion (RFC 5246 §6.2.3).
     static let tlsMaxRecordLength = 5 + (1 << 14) + 2048
 
-    /// All presets, in the order `framedump formats` lists them.
-    public static var presets: [FrameFormat] { [fefd, h12, u16, u32, tls] }
+    /// A varint body length and nothing else: protobuf's delimited streams
+    /// (`writeDelimitedTo` / `parseDelimitedFrom`, Go's `protodelim`) and Netty's
+    /// `ProtobufVarint32FrameDecoder` / `ProtobufVarint32LengthFieldPrepender`.
+    ///
+    /// ```
+    /// +--------------+-----------+
+    /// |     len      |   body    |
+    /// | varint, 1–5 B| len bytes |
+    /// +--------------+-----------+
+    /// ```
+    ///
+    /// The length is an unsigned LEB128 varint of at most 5 bytes (a `uint32`, as protobuf
+    /// writes it; Netty rejects a sixth byte as a malformed varint). A varint still unfinished
+    /// after 5 bytes is oversize. Spec: `len:varint5`.
+    public static var varint: FrameFormat {
+        makePreset(name: "varint", fields: [HeaderField(name: "len", width: 5, role: .length, encoding: .varint)])
+    }
 
-    /// The preset called `name` (`"fefd"`, `"h12"`, `"u16"`, `"u32"`, `"tls"`).
+    /// Text lines ending in `\n` or `\r\n` (Netty's `LineBasedFrameDecoder`, and its
+    /// `DelimiterBasedFrameDecoder` with `Delimiters.lineDelimiter()`): the payload is the line
+    /// without its line ending.
+    ///
+    /// ```
+    /// | f i r s t \r \n | s e c o n d \n |
+    ///   frame (7 B)       frame (7 B)
+    ///   payload "first"   payload "second"
+    /// ```
+    ///
+    /// A line longer than 64 KiB (without its line ending) is one `skip` event through its
+    /// line ending. Spec: `delim=\n,\r\n max=64K`.
+    public static var lines: FrameFormat {
+        do {
+            return try FrameFormat(name: "lines", delimiters: [[0x0A], [0x0D, 0x0A]], maxFrameLength: 64 << 10)
+        } catch {
+            fatalError("preset lines is malformed: \(error)")
+        }
+    }
+
+    /// MQTT 3.1.1 and 5.0 control packets: the fixed header's packet type and flags, then the
+    /// Remaining Length (MQTT 3.1.1 §2.2, 5.0 §2.1).
+    ///
+    /// ```
+    /// +------+-------+------------------+------------------------------------+
+    /// | type | flags | remaining length | variable header + payload          |
+    /// | 4 b  | 4 b   | varint, 1–4 B    | remaining length bytes             |
+    /// +------+-------+------------------+------------------------------------+
+    /// ```
+    ///
+    /// `type` is the control packet type, 1 (CONNECT) to 15 (AUTH, MQTT 5.0); 0 is reserved,
+    /// so a header with type 0 is skipped. `flags` are the type's flags (PUBLISH: DUP, QoS,
+    /// RETAIN). The Remaining Length is a Variable Byte Integer of at most 4 bytes (at most
+    /// 268 435 455); a fifth continuation byte is malformed, reported as oversize. The max frame
+    /// length is the protocol's: 1 + 4 + 268 435 455 bytes.
+    /// Spec: `type:b4=1..15 flags:b4 len:varint4 max=268435460`.
+    public static var mqtt: FrameFormat {
+        makePreset(
+            name: "mqtt",
+            fields: [
+                HeaderField(name: "type", width: 0, expected: 1...15, encoding: .bits(4)),
+                HeaderField(name: "flags", width: 0, encoding: .bits(4)),
+                HeaderField(name: "len", width: 4, role: .length, encoding: .varint),
+            ],
+            maxFrameLength: mqttMaxPacketLength
+        )
+    }
+
+    /// 1 fixed-header byte + a 4-byte Remaining Length + its largest value, 268 435 455
+    /// (MQTT 3.1.1 §2.2.3, 5.0 §1.5.5).
+    static let mqttMaxPacketLength = 1 + 4 + 268_435_455
+
+    /// All presets, in the order `framedump formats` lists them.
+    public static var presets: [FrameFormat] { [fefd, h12, u16, u32, tls, varint, lines, mqtt] }
+
+    /// The preset called `name` (`"fefd"`, `"h12"`, `"u16"`, `"u32"`, `"tls"`, `"varint"`,
+    /// `"lines"`, `"mqtt"`).
     ///
     /// - Parameter name: A preset name; matched exactly (lowercase).
     /// - Returns: The preset, or `nil` when no preset has that name.
@@ -115,14 +186,36 @@ extension FrameFormat {
     /// (2-byte magics) win over `tls` (a 3-byte pattern).
     ///
     /// `u16` and `u32` are never guessed: any bytes parse as a bare length, so a guess would
-    /// always "succeed" and usually be wrong.
+    /// always "succeed" and usually be wrong; nor are `varint` and `lines`. `mqtt` is guessed
+    /// last, and only from a CONNECT packet (type 1, protocol name `MQTT` or `MQIsdp`): 8 bytes
+    /// are enough for `MQTT` with a 1-byte Remaining Length, 10 for `MQIsdp`.
     ///
     /// - Parameter prefix: The first bytes of one direction's stream; 2 bytes are enough for
-    ///   `fefd` and `h12`, 3 for `tls`.
+    ///   `fefd` and `h12`, 3 for `tls`, 8 to 12 for `mqtt`.
     /// - Returns: The preset, or `nil` when none fits (or the prefix is too short to tell).
     public static func detect(_ prefix: some Collection<UInt8>) -> FrameFormat? {
         let bytes = Array(prefix.prefix(detectionProbeLength))
-        return presets.first { $0.fitsStreamStart(bytes) }
+        if let preset = [fefd, h12, tls].first(where: { $0.fitsStreamStart(bytes) }) { return preset }
+        return startsWithMQTTConnect(bytes) ? .mqtt : nil
+    }
+
+    /// Whether `bytes` start with an MQTT CONNECT packet's fixed header and protocol name:
+    /// `10`, a Remaining Length varint (1–4 bytes), then the length-prefixed name `MQTT`
+    /// (3.1.1 and 5.0, §3.1.2.1) or `MQIsdp` (3.1). Any other first packet is not guessed:
+    /// MQTT's fixed header alone fits most bytes.
+    private static func startsWithMQTTConnect(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first == 0x10 else { return false }
+        let scan = bytes.withUnsafeBytes { FrameLayout.readVarint($0.baseAddress! + 1, available: $0.count - 1, maxBytes: 4) }
+        guard case .value(let remaining, let count) = scan else { return false }
+        let name = 1 + count
+        for protocolName in ["MQTT", "MQIsdp"] {
+            let expected = [0, UInt8(protocolName.utf8.count)] + Array(protocolName.utf8)
+            if remaining >= UInt64(expected.count), bytes.count >= name + expected.count,
+               Array(bytes[name..<name + expected.count]) == expected {
+                return true
+            }
+        }
+        return false
     }
 
     /// Bytes ``detect(_:)`` reads at most: the longest header among the guessable presets

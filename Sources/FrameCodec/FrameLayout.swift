@@ -45,6 +45,14 @@ struct FrameLayout: Sendable {
     /// Fields with an ``HeaderField/expected`` range other than the magic, in wire order.
     let checks: [Check]
     let checksum: Checksum?
+    /// The field-by-field walk for layouts the fixed-offset fast path cannot read (varints,
+    /// bit fields, several length fields or a multiplier); `nil` for the fast path.
+    let steps: [Step]?
+    /// For a delimiter format: its delimiters, ready for scanning; `nil` otherwise.
+    let delimiters: DelimiterSet?
+    /// When the whole header is one varint length (protobuf's delimited streams): its widest
+    /// size, read without the general walk; 0 otherwise.
+    let soleVarintWidth: Int
 
     init(_ format: FrameFormat) {
         var offset = 0
@@ -52,7 +60,11 @@ struct FrameLayout: Sendable {
         var checks: [Check] = []
         var checksum: Checksum?
         var length = (offset: 0, width: 1, byteOrder: ByteOrder.bigEndian)
-        let magicIndex = format.magicFieldIndex
+        let steps = Self.steps(for: format)
+        // The magic is scanned for only where its offset is the same in every header.
+        let magicIndex = format.magicFieldIndex.flatMap { index in
+            format.fields[...index].allSatisfy { $0.encoding == .fixed } ? index : nil
+        }
         for (index, field) in format.fields.enumerated() {
             switch field.role {
             case .length:
@@ -85,6 +97,13 @@ struct FrameLayout: Sendable {
         self.magic = magic
         self.checks = checks
         self.checksum = checksum
+        self.steps = steps
+        if let steps, steps.count == 1, steps[0].kind == .varint, steps[0].multiplier == 1, steps[0].expected == nil {
+            soleVarintWidth = steps[0].width
+        } else {
+            soleVarintWidth = 0
+        }
+        self.delimiters = format.isDelimited ? DelimiterSet(format.delimiters, keeps: format.keepsDelimiter) : nil
     }
 
     /// The whole frame's length, header included, declared by a length field holding `value`.
@@ -94,6 +113,12 @@ struct FrameLayout: Sendable {
     ///   oversize and the encoder refuses.
     @inline(__always)
     func frameLength(declared value: UInt64) -> Int? {
+        frameLength(declared: value, headerLength: headerLength)
+    }
+
+    /// ``frameLength(declared:)`` for a header of `headerLength` bytes (a varint layout's own).
+    @inline(__always)
+    func frameLength(declared value: UInt64, headerLength: Int) -> Int? {
         guard value <= UInt64(Int64.max) else { return nil }
         var (total, overflow) = Int64(value).addingReportingOverflow(lengthAdjustment)
         guard !overflow else { return nil }
@@ -128,16 +153,27 @@ struct FrameLayout: Sendable {
     ///   - header: the first byte of a candidate header.
     ///   - available: readable bytes from `header`.
     func couldStartHeader(_ header: UnsafeRawPointer, available: Int) -> Bool {
+        if delimiters != nil { return true }
+        if let steps {
+            if let magic, !magicMatches(header, available: available, magic) { return false }
+            if case .invalid = Self.scan(steps, header, available: available) { return false }
+            return true
+        }
         if let magic {
-            for index in 0..<magic.width where magic.offset + index < available {
-                let shift = 8 * (magic.byteOrder == .bigEndian ? magic.width - 1 - index : index)
-                guard header.load(fromByteOffset: magic.offset + index, as: UInt8.self) == UInt8(truncatingIfNeeded: magic.value >> UInt64(shift)) else {
-                    return false
-                }
-            }
-            // A magic value wider than its field can never match, not even in part.
-            guard magic.width == 8 || magic.value >> UInt64(8 * magic.width) == 0 else { return false }
+            return magicMatches(header, available: available, magic) && checksValid(header, available: available)
         }
         return checksValid(header, available: available)
+    }
+
+    /// Whether the magic's bytes readable in the first `available` bytes from `header` match.
+    private func magicMatches(_ header: UnsafeRawPointer, available: Int, _ magic: Magic) -> Bool {
+        for index in 0..<magic.width where magic.offset + index < available {
+            let shift = 8 * (magic.byteOrder == .bigEndian ? magic.width - 1 - index : index)
+            guard header.load(fromByteOffset: magic.offset + index, as: UInt8.self) == UInt8(truncatingIfNeeded: magic.value >> UInt64(shift)) else {
+                return false
+            }
+        }
+        // A magic value wider than its field can never match, not even in part.
+        return magic.width == 8 || magic.value >> UInt64(8 * magic.width) == 0
     }
 }

@@ -22,10 +22,27 @@ public enum ChecksumCoverage: Sendable, Hashable {
     case headerAndBody
 }
 
+/// How a header field's integer is laid out on the wire.
+public enum FieldEncoding: Sendable, Hashable {
+    /// ``HeaderField/width`` bytes in ``HeaderField/byteOrder``.
+    case fixed
+    /// An unsigned LEB128 varint (protobuf's base-128, MQTT's Variable Byte Integer): seven
+    /// bits per byte, least significant group first, the high bit set on every byte but the
+    /// last; 1 to ``HeaderField/width`` bytes (at most 10, a `UInt64`). Non-minimal encodings
+    /// (`80 00` for 0) are accepted, as protobuf and Netty accept them; a varint still unfinished
+    /// after `width` bytes, or one whose value does not fit 64 bits, is malformed.
+    case varint
+    /// `count` bits (1...64) of a bit-packed group: consecutive bit fields are packed most
+    /// significant bit first (MQTT's fixed header, IPv4's version and IHL) and a group fills
+    /// whole bytes. ``HeaderField/width`` is 0 for a bit field; ``HeaderField/byteOrder`` is unused.
+    case bits(Int)
+}
+
 /// One field of a frame header.
 ///
 /// Fields are laid out back to back in ``FrameFormat/fields`` order; a field's offset in the
-/// header is the sum of the widths before it.
+/// header is the sum of the widths before it — with ``FieldEncoding/varint`` fields, of the
+/// bytes each earlier varint actually took, so the fields after a varint shift with it.
 public struct HeaderField: Sendable, Hashable {
     /// What the decoder does with a field.
     public enum Role: Sendable, Hashable {
@@ -42,7 +59,8 @@ public struct HeaderField: Sendable, Hashable {
 
     /// The field's name, as shown in output (`fields` in JSON Lines).
     public var name: String
-    /// Width in bytes: 1...8 for integer fields, any positive width for ``Role/opaque``.
+    /// Width in bytes: 1...8 for integer fields, any positive width for ``Role/opaque``; for a
+    /// varint the most bytes it may take (1...10); 0 for a bit field.
     public var width: Int
     /// Byte order of the integer; ignored for 1-byte and opaque fields.
     public var byteOrder: ByteOrder
@@ -57,6 +75,12 @@ public struct HeaderField: Sendable, Hashable {
     /// Names for some of the field's values, in the order the spec gives them (`{1=ping,2=pong}`);
     /// empty for none. Only ``Role/value`` fields carry names; see ``ValueName``.
     public var valueNames: [ValueName]
+    /// How the integer is laid out: fixed width (the default), varint or a bit field.
+    public var encoding: FieldEncoding
+    /// For a length field: the bytes one unit of its value stands for (IPv4's IHL counts
+    /// 4-byte words: 4); 1 by default. The declared length is the sum over the format's length
+    /// fields of value × multiplier (see ``FrameFormat/lengthCounts``).
+    public var lengthMultiplier: UInt64
 
     /// A header field; `FrameFormat.init` checks it against the rest of the layout.
     ///
@@ -67,13 +91,18 @@ public struct HeaderField: Sendable, Hashable {
     ///   - role: What the field is for; default `.value`.
     ///   - expected: Values a valid header must have here, or `nil` (the default) for any.
     ///   - valueNames: Names for some of its values (only for `.value` fields); none by default.
+    ///   - encoding: Fixed width (the default), a varint of at most `width` bytes, or a bit
+    ///     field (then `width` is 0).
+    ///   - lengthMultiplier: For a length field, the bytes one unit of its value counts; 1 by default.
     public init(
         name: String,
         width: Int,
         byteOrder: ByteOrder = .bigEndian,
         role: Role = .value,
         expected: ClosedRange<UInt64>? = nil,
-        valueNames: [ValueName] = []
+        valueNames: [ValueName] = [],
+        encoding: FieldEncoding = .fixed,
+        lengthMultiplier: UInt64 = 1
     ) {
         self.name = name
         self.width = width
@@ -81,5 +110,16 @@ public struct HeaderField: Sendable, Hashable {
         self.role = role
         self.expected = expected
         self.valueNames = valueNames
+        self.encoding = encoding
+        self.lengthMultiplier = lengthMultiplier
     }
+
+    /// Bits this field takes in a bit-packed group, or `nil` for a byte-aligned field.
+    public var bitCount: Int? {
+        if case .bits(let count) = encoding { return count }
+        return nil
+    }
+
+    /// Whether the field is a ``FieldEncoding/varint``.
+    public var isVarint: Bool { encoding == .varint }
 }

@@ -47,7 +47,11 @@ struct DecoderRun {
         // part of a frame no longer than the limit. (Within a call it may hold one chunk more;
         // "max frame length + chunk" is the looser bound the contract states.) A layout whose
         // header is longer than its max frame length needs a whole header to reject one.
-        let heldLimit = max(format.headerLength, format.maxFrameLength) - 1
+        // A delimiter format holds up to the max frame length (its frames count no delimiter)
+        // plus a delimiter's first bytes.
+        let heldLimit = format.isDelimited
+            ? format.maxFrameLength + (format.delimiters.map(\.count).max() ?? 1) - 1
+            : max(format.headerLength, format.maxFrameLength) - 1
 
         func receive(_ output: FrameDecoderOutput) {
             switch output {
@@ -62,8 +66,8 @@ struct DecoderRun {
         }
 
         func check(_ frame: Frame) {
-            if frame.headerLength != format.headerLength {
-                fail(.frameBytes, "frame at \(frame.offset) has headerLength \(frame.headerLength), format's is \(format.headerLength)")
+            if !(format.minimumHeaderLength...format.headerLength).contains(frame.headerLength) {
+                fail(.frameBytes, "frame at \(frame.offset) has headerLength \(frame.headerLength), format's is \(format.minimumHeaderLength)...\(format.headerLength)")
             }
             // Frames arrive in order, so the segment holding this one is at or after the current.
             var index = segmentIndex

@@ -52,8 +52,12 @@ extension FuzzCase {
         guard random.chance(1, in: 4) else { return format }
         let header = format.headerLength
         let limit = header + Int(random.edgy(in: 0...UInt64(random.chance(1, in: 2) ? 64 : 4096)))
-        guard limit < format.maxFrameLength,
-              let variant = try? FrameFormat(
+        guard limit < format.maxFrameLength else { return format }
+        if format.isDelimited {
+            return (try? FrameFormat(name: format.name, delimiters: format.delimiters, keepsDelimiter: format.keepsDelimiter,
+                                     maxFrameLength: limit, payloadOffset: format.payloadOffset)) ?? format
+        }
+        guard let variant = try? FrameFormat(
                   name: format.name,
                   fields: format.fields,
                   lengthCounts: format.lengthCounts,
@@ -70,6 +74,8 @@ extension FuzzCase {
     /// (within its width and `expected` range), and the frame must stay within the max frame
     /// length. `nil` when none fits.
     static func bodyRange(_ layout: ReferenceLayout) -> ClosedRange<Int>? {
+        if layout.format.isDelimited { return 0...layout.format.maxFrameLength }
+        if layout.isWalked { return walkedBodyRange(layout) }
         let field = layout.format.fields[layout.lengthFieldIndex]
         let widest = Int64(clamping: ReferenceLayout.maxValue(width: field.width))
         let rawLowest = Int64(clamping: field.expected?.lowerBound ?? 0)
@@ -83,6 +89,35 @@ extension FuzzCase {
         return Int(lowest)...Int(highest)
     }
 
+    /// ``bodyRange(_:)`` for a walked layout: the encoder computes the last length field, the
+    /// other length fields start at their lowest value (the generator may raise them where the
+    /// encoder still fits the frame), and the header is anywhere from its shortest to its
+    /// longest, so the range is the bodies that fit with either.
+    private static func walkedBodyRange(_ layout: ReferenceLayout) -> ClosedRange<Int>? {
+        let format = layout.format
+        guard let computed = format.lengthFieldIndices.last else { return nil }
+        let field = format.fields[computed]
+        var others: Int64 = 0
+        for index in format.lengthFieldIndices where index != computed {
+            let low = format.fields[index].expected?.lowerBound ?? 0
+            others = others.addingClamped(Int64(clamping: low.multipliedReportingOverflow(by: format.fields[index].lengthMultiplier).partialValue))
+        }
+        let rawLowest = Int64(clamping: field.expected?.lowerBound ?? 0)
+        let rawHighest = min(Int64(clamping: ReferenceLayout.maxValue(of: field)), Int64(clamping: field.expected?.upperBound ?? .max))
+        // A computed field counting several bytes per unit fits only some bodies: none generated.
+        guard rawLowest <= rawHighest, field.lengthMultiplier == 1 else { return nil }
+        // counted = raw × multiplier + others + adjustment; counted is the body, or the frame.
+        let base = others.addingClamped(layout.format.lengthAdjustment)
+        let countedLowest = rawLowest.addingClamped(base)
+        let countedHighest = rawHighest.addingClamped(base)
+        let wholeFrame = format.lengthCounts == .wholeFrame
+        let lowest = max(0, wholeFrame ? countedLowest.subtractingClamped(Int64(layout.minimumHeaderLength)) : countedLowest)
+        let highest = min(Int64(format.maxFrameLength - layout.headerLength),
+                          wholeFrame ? countedHighest.subtractingClamped(Int64(layout.headerLength)) : countedHighest)
+        guard lowest <= highest else { return nil }
+        return Int(lowest)...Int(highest)
+    }
+
     private static func frame(
         _ layout: ReferenceLayout,
         bodies: ClosedRange<Int>,
@@ -92,7 +127,7 @@ extension FuzzCase {
     ) -> GeneratedFrame {
         var fields: [String: UInt64] = [:]
         for field in layout.format.fields where field.role == .value {
-            let widest = ReferenceLayout.maxValue(width: field.width)
+            let widest = ReferenceLayout.maxValue(of: field)
             fields[field.name] = random.edgy(in: field.expected ?? 0...widest)
         }
         let upper = min(bodies.upperBound, max(bodies.lowerBound, budget))
@@ -114,13 +149,28 @@ extension FuzzCase {
         if avoidMagic, let first = layout.magicBytes?.first {
             for index in body.indices where body[index] == first { body[index] = first &+ 1 }
         }
+        if layout.format.isDelimited {
+            // No delimiter may start inside a body, or frames would not decode independently.
+            let firsts = Set(layout.format.delimiters.map { $0[0] })
+            for index in body.indices {
+                while firsts.contains(body[index]) { body[index] &+= 1 }
+            }
+        }
+        // Length fields besides the computed one: a random value where the frame still encodes.
+        let computed = layout.format.lengthFieldIndices.last
+        for index in layout.format.lengthFieldIndices where index != computed && random.chance(2, in: 3) {
+            let field = layout.format.fields[index]
+            var trial = fields
+            trial[field.name] = random.edgy(in: field.expected ?? 0...min(ReferenceLayout.maxValue(of: field), 64))
+            if (try? FrameEncoder(format: layout.format).encode(fields: trial, body: body)) != nil { fields = trial }
+        }
         return GeneratedFrame(fields: fields, body: body)
     }
 
     private static func damageStep(_ layout: ReferenceLayout, frames: [GeneratedFrame], _ random: inout FuzzRandom) -> StreamDamage? {
         let frame = Int.random(in: 0...frames.count, using: &random)
         let at = Int.random(in: 0..<(1 << 20), using: &random)
-        let headerAt = Int.random(in: 0..<layout.headerLength, using: &random)
+        let headerAt = Int.random(in: 0..<max(1, layout.headerLength), using: &random)
         switch Int.random(in: 0..<9, using: &random) {
         case 0:
             return .flipBits(frame: frame, at: random.chance(1, in: 2) ? headerAt : at, mask: 1 << UInt8.random(in: 0...7, using: &random))
@@ -159,6 +209,7 @@ extension FuzzCase {
     /// Length-field values the format must reject: one past the limit, the field's maximum,
     /// values that go below the header length, and random large ones.
     private static func oversizeValues(_ layout: ReferenceLayout, _ random: inout FuzzRandom) -> [UInt64] {
+        guard !layout.format.isDelimited, !layout.isWalked else { return [] }
         let widest = ReferenceLayout.maxValue(width: layout.format.fields[layout.lengthFieldIndex].width)
         var candidates: [UInt64] = [widest, 0, 1, random.edgy(in: 0...widest)]
         let header = Int64(layout.headerLength)

@@ -76,14 +76,16 @@ extension FuzzCase {
                 let start = at % count
                 parts[index].bytes.removeSubrange(start..<min(count, start + max(1, deleted)))
             case .declareLength(_, let value):
-                guard count >= layout.headerLength else { continue }
+                // Walked layouts get bad lengths from flipped bits instead.
+                guard !layout.isWalked, !format.isDelimited, count >= layout.headerLength else { continue }
                 let field = format.fields[layout.lengthFieldIndex]
                 let start = layout.fieldOffsets[layout.lengthFieldIndex]
                 let encoded = ReferenceLayout.encode(value, width: field.width, byteOrder: field.byteOrder)
                 parts[index].bytes.replaceSubrange(start..<(start + field.width), with: encoded)
             case .corruptChecksum(_, let mask):
-                guard let field = layout.checksumFieldIndex, count >= layout.headerLength else { continue }
-                let start = layout.fieldOffsets[field]
+                guard let field = layout.checksumFieldIndex,
+                      case .header(let header) = layout.read(parts[index].bytes, at: 0, end: count) else { continue }
+                let start = header.offsets[field]
                 for position in 0..<4 {
                     parts[index].bytes[start + position] ^= UInt8(truncatingIfNeeded: mask >> UInt32(position * 8))
                 }
@@ -126,6 +128,10 @@ extension FuzzCase {
 
     /// What is wrong with an encoded frame, read back without the codec's header code.
     private static func encodingProblem(_ bytes: [UInt8], _ frame: GeneratedFrame, _ layout: ReferenceLayout) -> String? {
+        if layout.format.isDelimited {
+            return bytes == frame.body + layout.format.delimiters[0] ? nil : "not the body followed by the first delimiter"
+        }
+        if layout.isWalked { return walkedEncodingProblem(bytes, frame, layout) }
         let length = layout.headerLength + frame.body.count
         guard bytes.count == length else { return "encoded as \(bytes.count) bytes, expected \(length)" }
         guard bytes[layout.headerLength...].elementsEqual(frame.body) else { return "body bytes differ" }
@@ -141,6 +147,25 @@ extension FuzzCase {
             }
         }
         if layout.checksumOK(in: bytes, at: 0, length: length) == false { return "checksum does not match" }
+        return nil
+    }
+
+    /// ``encodingProblem(_:_:_:)`` for a walked layout: the header read back field by field.
+    private static func walkedEncodingProblem(_ bytes: [UInt8], _ frame: GeneratedFrame, _ layout: ReferenceLayout) -> String? {
+        guard case .header(let header) = layout.read(bytes, at: 0, end: bytes.count) else { return "header does not read back" }
+        guard bytes.count == header.length + frame.body.count else {
+            return "encoded as \(bytes.count) bytes, expected \(header.length + frame.body.count)"
+        }
+        guard bytes[header.length...].elementsEqual(frame.body) else { return "body bytes differ" }
+        guard layout.frameLength(declared: header.declared, headerLength: header.length) == bytes.count else {
+            return "the length fields declare \(header.declared), not this \(bytes.count)-byte frame"
+        }
+        for (index, field) in layout.format.fields.enumerated() where field.role != .opaque {
+            if let given = frame.fields[field.name], header.values[index] != given {
+                return "field \(field.name) is \(header.values[index]), given \(given)"
+            }
+        }
+        if layout.checksumOK(in: bytes, at: 0, length: bytes.count, header: header) == false { return "checksum does not match" }
         return nil
     }
 
@@ -206,6 +231,21 @@ extension FuzzCase {
 
     /// The output a once-damaged frame must still produce, when the contract fixes one.
     private static func effect(of bytes: [UInt8], at offset: UInt64, _ layout: ReferenceLayout) -> RenderedCase.Effect? {
+        if layout.format.isDelimited { return nil }
+        if layout.isWalked {
+            switch layout.read(bytes, at: 0, end: bytes.count) {
+            case .needMore, .invalid:
+                return nil
+            case .malformed:
+                return .oversize(offset: offset, declaredLength: .max)
+            case .header(let header):
+                guard let length = layout.frameLength(declared: header.declared, headerLength: header.length) else {
+                    return .oversize(offset: offset, declaredLength: header.declared)
+                }
+                guard length == bytes.count else { return nil }
+                return .frame(offset: offset, length: length, crcOK: layout.checksumOK(in: bytes, at: 0, length: length, header: header))
+            }
+        }
         guard bytes.count >= layout.headerLength, layout.fieldsValid(in: bytes, at: 0) else { return nil }
         let raw = layout.value(ofField: layout.lengthFieldIndex, in: bytes, at: 0)
         guard layout.lengthValueExpected(raw) else { return nil }

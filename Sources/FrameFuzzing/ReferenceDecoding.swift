@@ -27,21 +27,27 @@ struct ReferenceDecoding {
     }
 
     /// Frames in stream order.
-    private(set) var frames: [ExpectedFrame] = []
+    var frames: [ExpectedFrame] = []
     /// Allowed labels, one mask per captured byte (index into ``DecoderInput/bytes``).
     ///
     /// The choice the contract leaves open: the bytes after the last whole header of a segment
     /// may be `skip` or `truncated` (how much of a partial header a decoder can judge is its own
     /// business), or `oversize` where the length field is already complete and out of range.
-    private(set) var allowed: [UInt8]
+    var allowed: [UInt8]
     /// Raw length values that an `oversize` at a byte index must carry.
-    private(set) var declared: [Int: UInt64] = [:]
+    var declared: [Int: UInt64] = [:]
 
     init(_ input: DecoderInput) {
         let layout = ReferenceLayout(input.format)
         allowed = [UInt8](repeating: 0, count: input.bytes.count)
         for (index, segment) in input.segments.enumerated() {
-            decode(segment, of: input.bytes, layout: layout, resyncing: index > 0)
+            if input.format.isDelimited {
+                decodeDelimited(segment, of: input.bytes, format: input.format, resyncing: index > 0)
+            } else if layout.isWalked {
+                decodeWalked(segment, of: input.bytes, layout: layout, resyncing: index > 0)
+            } else {
+                decode(segment, of: input.bytes, layout: layout, resyncing: index > 0)
+            }
         }
     }
 
@@ -73,13 +79,7 @@ struct ReferenceDecoding {
                 continue
             }
             guard let length = layout.frameLength(declared: raw) else {
-                if resyncing {
-                    allowed[position] = Label.skip.rawValue
-                } else {
-                    allowed[position] = Label.oversize.rawValue
-                    declared[position] = raw
-                    resyncing = true
-                }
+                markBadLength(at: position, declared: raw, resyncing: &resyncing)
                 position += 1
                 continue
             }
@@ -96,6 +96,18 @@ struct ReferenceDecoding {
             ))
             for index in position..<(position + length) { allowed[index] = Label.frame.rawValue }
             position += length
+        }
+    }
+
+    /// A header whose only fault is its length: `oversize` carrying `raw`, or — while
+    /// resyncing — a skipped byte.
+    mutating func markBadLength(at position: Int, declared raw: UInt64, resyncing: inout Bool) {
+        if resyncing {
+            allowed[position] = Label.skip.rawValue
+        } else {
+            allowed[position] = Label.oversize.rawValue
+            declared[position] = raw
+            resyncing = true
         }
     }
 }

@@ -14,11 +14,13 @@ struct ReferenceLayout {
         self.format = format
         var offsets: [Int] = []
         var offset = 0
+        var bits = 0
         for field in format.fields {
-            offsets.append(offset)
+            offsets.append(offset + bits / 8)
             offset += field.width
+            bits += field.bitCount ?? 0
         }
-        headerLength = offset
+        headerLength = offset + bits / 8
         fieldOffsets = offsets
         lengthFieldIndex = format.fields.firstIndex { $0.role == .length } ?? 0
         checksumFieldIndex = format.fields.firstIndex {
@@ -69,6 +71,11 @@ struct ReferenceLayout {
     /// The whole frame length, header included, that a raw length-field value declares, or
     /// `nil` when the arithmetic overflows, goes below the header length or exceeds the limit.
     func frameLength(declared raw: UInt64) -> Int? {
+        frameLength(declared: raw, headerLength: headerLength)
+    }
+
+    /// ``frameLength(declared:)`` for a header of `headerLength` bytes (a walked layout's own).
+    func frameLength(declared raw: UInt64, headerLength: Int) -> Int? {
         guard raw <= UInt64(Int64.max) else { return nil }
         let (adjusted, overflow) = Int64(raw).addingReportingOverflow(format.lengthAdjustment)
         guard !overflow else { return nil }

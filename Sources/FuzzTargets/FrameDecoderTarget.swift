@@ -41,14 +41,21 @@ public func fuzzFrameDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     return 0
 }
 
-/// A preset (first byte below 0x80, optionally with a small max frame length) or a layout
-/// built field by field.
+/// A preset (first byte below 0x7F, optionally with a small max frame length), a delimiter
+/// format (0x7F), or a layout built field by field: fixed, varint and bit fields, and a
+/// length that may be a varint, carry a multiplier, or be summed with a second length field.
 private func layout(_ input: inout FuzzedInput) -> FrameFormat? {
     let selector = input.byte()
     let presets = FrameFormat.presets
     var format: FrameFormat
-    if selector < 0x80 {
+    if selector < 0x7F {
         format = presets[Int(selector) % presets.count]
+    } else if selector == 0x7F {
+        let delimiters = (0..<input.value(in: 1...3)).map { _ in (0..<input.value(in: 1...4)).map { _ in input.byte() } }
+        guard let built = try? FrameFormat(name: "fuzzed", delimiters: delimiters, keepsDelimiter: input.byte() & 1 == 1) else {
+            return nil
+        }
+        format = built
     } else {
         var fields: [HeaderField] = []
         let count = input.value(in: 0...4)
@@ -58,13 +65,20 @@ private func layout(_ input: inout FuzzedInput) -> FrameFormat? {
             let width = Int(descriptor & 7) + 1
             let order: ByteOrder = descriptor & 8 == 0 ? .bigEndian : .littleEndian
             if index == lengthAt {
-                fields.append(HeaderField(name: "len", width: width, byteOrder: order, role: .length))
+                let multiplier = descriptor & 0x20 == 0 ? 1 : UInt64(1) << UInt64(descriptor >> 6)
+                fields.append(HeaderField(name: "len", width: width, byteOrder: order, role: .length,
+                                          encoding: descriptor & 0x10 == 0 ? .fixed : .varint, lengthMultiplier: multiplier))
                 continue
             }
             let name = "f\(index)"
             switch descriptor >> 4 {
             case 0...3: fields.append(HeaderField(name: name, width: width, byteOrder: order))
-            case 4...5: fields.append(HeaderField(name: name, width: width, role: .opaque))
+            case 4: fields.append(HeaderField(name: name, width: width, role: .opaque))
+            case 5 where descriptor & 8 == 0: fields.append(HeaderField(name: name, width: width, encoding: .varint))
+            case 5:
+                let high = Int(descriptor & 7) + 1
+                fields.append(HeaderField(name: name, width: 0, encoding: .bits(high)))
+                fields.append(HeaderField(name: name + "b", width: 0, encoding: .bits(8 - high)))
             case 6...9:
                 let magic = input.integer(width: width)
                 fields.append(HeaderField(name: name, width: width, byteOrder: order, expected: magic...magic))
@@ -79,6 +93,10 @@ private func layout(_ input: inout FuzzedInput) -> FrameFormat? {
             }
         }
         let options = input.byte()
+        if options & 2 != 0 {
+            // A computed length: a second length field in front, counting 1 to 16 bytes a unit.
+            fields.insert(HeaderField(name: "hlen", width: 1, role: .length, lengthMultiplier: UInt64(options >> 4) + 1), at: 0)
+        }
         guard let built = try? FrameFormat(
             name: "fuzzed",
             fields: fields,
@@ -89,7 +107,10 @@ private func layout(_ input: inout FuzzedInput) -> FrameFormat? {
         format = built
     }
     let limit = input.integer(width: 2)
-    if limit != 0 {
+    if limit != 0, format.isDelimited {
+        format = (try? FrameFormat(name: format.name, delimiters: format.delimiters, keepsDelimiter: format.keepsDelimiter,
+                                   maxFrameLength: Int(limit))) ?? format
+    } else if limit != 0 {
         format = (try? FrameFormat(
             name: format.name,
             fields: format.fields,

@@ -7,13 +7,15 @@ import StreamFraming
 /// the CLI ships (`FramingEngine`, format detected per direction, a small partial-frame budget)
 /// on every direction — ending with the parser's, the reassembler's and the engine's `finish`.
 ///
-/// Input: a mode byte, then packet records until the input ends. In raw mode a record is a
+/// Input: a mode byte (bits 5–6 choose the ``OverlapPolicy``), then packet records until the
+/// input ends. In raw mode a record is a
 /// captured packet of the chosen link type; in segment mode it describes a TCP segment (one
 /// of four connections, either direction, flags, a sequence number near the expected one,
 /// payload, bytes cut by the snaplen) that the harness wraps in Ethernet or raw IPv4, so the
 /// fuzzer spends its time on reassembly rather than on finding valid headers.
 ///
-/// Checked: for each direction, data and gap events tile the stream from offset 0, a close
+/// Checked: for each direction, data, gap and discarded events tile the stream from offset 0
+/// (RSTs at any sequence number, taken or ignored, and overlaps under each policy), a close
 /// comes at the end of what was delivered and nothing follows it; every connection opens
 /// once and closes once; out-of-order memory stays within its limit; the engine's outputs tile
 /// each stream it framed from offset 0 (every byte in exactly one frame or event) and end where
@@ -32,7 +34,8 @@ public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         maxConnections: 3,
         idleTimeoutNanoseconds: 1_000_000_000
     )
-    var reassembler = TCPReassembler(limits: limits)
+    let policies: [OverlapPolicy] = [.first, .last, .linux, .linux]
+    var reassembler = TCPReassembler(limits: limits, overlapPolicy: policies[Int(mode >> 5 & 3)])
     var checker = EventChecker()
     var builder = SegmentBuilder()
     var time: Int64 = 1_000_000_000
@@ -96,18 +99,27 @@ private struct EventChecker {
         let outputs = self.outputs
         do {
             try engine.consume(event, at: time, contexts: { _, _, _ in ((), ()) }) { framing in
-                guard case .output(let output, let stream) = framing else { return }
-                let expected = outputs.next[stream.key, default: 0]
-                guard output.offset == expected, output.byteCount > 0 else {
-                    fatalError("\(stream.key): output at \(output.offset)+\(output.byteCount), expected at \(expected)")
+                guard let (key, offset, byteCount) = Self.placed(framing) else { return }
+                let expected = outputs.next[key, default: 0]
+                guard offset == expected, byteCount > 0 else {
+                    fatalError("\(key): output at \(offset)+\(byteCount), expected at \(expected)")
                 }
-                outputs.next[stream.key] = expected + output.byteCount
+                outputs.next[key] = expected + byteCount
             }
         } catch {
             detectionFailed = true
         }
         if engine.bufferedBytes > engine.configuration.maxBufferedBytes {
             fatalError("partial frames hold \(engine.bufferedBytes) bytes > budget \(engine.configuration.maxBufferedBytes)")
+        }
+    }
+
+    /// The stream range an engine event takes: an output's, or a `discarded` notice's.
+    private static func placed(_ event: FramingEvent<Void>) -> (StreamKey, UInt64, UInt64)? {
+        switch event {
+        case .output(let output, let stream): (stream.key, output.offset, output.byteCount)
+        case .notice(.discarded(let offset, let length, _), let stream): (stream.key, offset, length)
+        default: nil
         }
     }
 
@@ -145,8 +157,27 @@ private struct EventChecker {
                 fatalError("connection \(summary.connection) closed but not open")
             }
             closed.insert(summary.connection)
+        case .connectionForgotten(let summary):
+            guard closed.contains(summary.connection), open[summary.connection] == nil else {
+                fatalError("connection \(summary.connection) forgotten but not closed before")
+            }
         case .limitHit(_, let connection, _):
             guard open[connection] != nil else { fatalError("limit hit for connection \(connection), which is not open") }
+        case .notice(.discarded(let offset, let length, let captured), let connection, let direction):
+            update(connection, direction, "discarded at \(offset)") { stream in
+                guard offset == stream.cursor, !stream.closed, length > 0, captured <= length else {
+                    fatalError("discarded \(length) (\(captured) captured) at \(offset), stream at \(stream.cursor), closed \(stream.closed)")
+                }
+                stream.cursor += length
+            }
+        case .notice(.resetIgnored(let sequenceNumber, let expected), let connection, _):
+            guard open[connection] != nil, sequenceNumber != expected else {
+                fatalError("RST at \(sequenceNumber) ignored with \(expected) expected, connection \(connection)")
+            }
+        case .notice(.overlap(_, let length, _), let connection, _):
+            guard open[connection] != nil, length > 0 else { fatalError("overlap of \(length) bytes, connection \(connection)") }
+        case .notice(.outOfWindow(_, _, let byteCount), let connection, _):
+            guard open[connection] != nil, byteCount > 0 else { fatalError("out of window: \(byteCount) bytes, connection \(connection)") }
         }
     }
 
@@ -165,8 +196,8 @@ private struct EventChecker {
             let outputs = self.outputs
             do {
                 try engine.finish { framing in
-                    guard case .output(let output, let stream) = framing else { return }
-                    outputs.next[stream.key] = outputs.next[stream.key, default: 0] + output.byteCount
+                    guard let (key, _, byteCount) = Self.placed(framing) else { return }
+                    outputs.next[key] = outputs.next[key, default: 0] + byteCount
                 }
             } catch {
                 detectionFailed = true

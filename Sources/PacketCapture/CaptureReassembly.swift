@@ -21,13 +21,17 @@ public struct CaptureReassembly {
     public let source: PcapSource
     /// The reassembly bounds.
     public var limits: ReassemblyLimits
+    /// Which copy of overlapping segment bytes is kept.
+    public var overlapPolicy: OverlapPolicy
 
     /// - Parameters:
     ///   - source: The capture to read (its filter set already, if any).
     ///   - limits: The reassembly bounds; finite by default.
-    public init(source: PcapSource, limits: ReassemblyLimits = .default) {
+    ///   - overlapPolicy: Which copy of overlapping segment bytes is kept; Linux's by default.
+    public init(source: PcapSource, limits: ReassemblyLimits = .default, overlapPolicy: OverlapPolicy = .linux) {
         self.source = source
         self.limits = limits
+        self.overlapPolicy = overlapPolicy
     }
 
     /// Reads every packet and reassembles its TCP streams, calling `receive` with each event in
@@ -58,7 +62,7 @@ public struct CaptureReassembly {
         var time = Timestamp(nanoseconds: 0)
         if !PacketParser.supports(linkType) { try receive(.unsupportedLinkType(linkType), time) }
         var parser = PacketParser(linkType: linkType)
-        var reassembler = TCPReassembler(limits: limits)
+        var reassembler = TCPReassembler(limits: limits, overlapPolicy: overlapPolicy)
         var recordedDrops = 0
         do {
             while let packet = try source.next() {

@@ -18,6 +18,11 @@
 /// - Total Length 0 is what TCP segmentation offload leaves in captures of large outgoing
 ///   segments; as Wireshark's "Support packet-capture from IP TSO-enabled hardware", the length
 ///   is then taken from the wire length.
+/// - A Total Length beyond the captured bytes is believed when the capture record says nothing
+///   was cut (caplen = len): some capture paths write the record's length after cutting the
+///   packet. The bytes present are the segment's, the rest are missing (a `notCaptured` gap, as
+///   for a snaplen cut; the peer's ACKs usually show they arrived). A Total Length beyond the
+///   record's wire length is a header that lies: malformed.
 enum IPv4 {
     static let minimumHeaderLength = 20
     private static let protocolTCP: UInt8 = 6
@@ -48,7 +53,7 @@ enum IPv4 {
         guard totalLength >= headerLength else {
             return .malformed(.badIPv4TotalLength(totalLength: totalLength, headerLength: headerLength), offset: offset + 2)
         }
-        guard totalLength <= wireIPLength else {
+        guard totalLength <= wireIPLength || packet.count >= wireLength else {
             return .malformed(.ipLengthExceedsWireLength(ipLength: totalLength, wireLength: wireIPLength), offset: offset + 2)
         }
 

@@ -37,7 +37,8 @@ enum IPv6 {
         let wireIPLength = max(wireLength, packet.count) - offset
         var payloadLength = Int(bytes.networkUInt16(at: 4))
         if payloadLength == 0 { payloadLength = wireIPLength - headerLength }
-        guard headerLength + payloadLength <= wireIPLength else {
+        // Beyond the captured bytes with nothing cut: believed, as in `IPv4.decode`.
+        guard headerLength + payloadLength <= wireIPLength || packet.count >= wireLength else {
             return .malformed(.ipLengthExceedsWireLength(ipLength: headerLength + payloadLength, wireLength: wireIPLength),
                               offset: offset + 4)
         }

@@ -3,9 +3,10 @@
 /// Chunks are kept in offset order. The common case — one hole, then a run of in-order
 /// segments behind it — appends each new segment's bytes to the last chunk (amortized O(1),
 /// one `memcpy`), so a direction usually holds one chunk per hole. A segment that lands
-/// elsewhere is found by binary search; only the bytes no chunk covers yet are stored, which
-/// is the "first copy wins" overlap policy (docs/reassembly.md). Delivered chunks leave from
-/// the front in amortized O(1) (a moving head, compacted when it passes half the array).
+/// elsewhere is found by binary search. The bytes no chunk covers yet are stored; where a chunk
+/// already holds some, the ``OverlapPolicy`` decides which copy stays (docs/reassembly.md,
+/// "Overlap policies"), the winner's bytes written in place. Delivered chunks leave from the
+/// front in amortized O(1) (a moving head, compacted when it passes half the array).
 struct OutOfOrderBuffer {
     /// A run of held stream bytes `[start, end)`.
     struct Chunk {
@@ -26,15 +27,23 @@ struct OutOfOrderBuffer {
     var first: Chunk? { isEmpty ? nil : storage[head] }
     var last: Chunk? { isEmpty ? nil : storage[storage.count - 1] }
 
-    /// Stores the parts of `[start, start + count)` that no chunk covers yet.
+    /// Stores the parts of `[start, start + count)` that no chunk covers yet, and settles the
+    /// parts a chunk covers by `policy`.
+    ///
+    /// A held range the capture cut (no bytes) is never replaced, and a cut range never
+    /// replaces held bytes: there is nothing to compare or to keep.
     ///
     /// - Parameters:
-    ///   - start: Stream offset of the range.
+    ///   - start: Stream offset of the range: the segment's first byte not yet delivered.
     ///   - bytes: The range's bytes (`count` of them), or `nil` for a range the capture cut.
     ///   - count: Length of the range in bytes.
-    /// - Returns: How many bytes of the range were already held (dropped: first copy wins).
+    ///   - policy: Which copy of a byte already held wins.
+    ///   - overlaps: Gets an ``ReassemblyNotice/overlap(offset:length:kept:)`` for each chunk
+    ///     whose bytes differ from the range's.
+    /// - Returns: How many bytes of the range were already held (one of the two copies dropped).
     @discardableResult
-    mutating func insert(start: UInt64, bytes: UnsafeRawBufferPointer?, count: UInt64) -> UInt64 {
+    mutating func insert(start: UInt64, bytes: UnsafeRawBufferPointer?, count: UInt64,
+                         policy: OverlapPolicy, overlaps: inout [ReassemblyNotice]) -> UInt64 {
         let end = start + count
         var cursor = start
         var index = firstIndex(endingAfter: start)
@@ -42,6 +51,11 @@ struct OutOfOrderBuffer {
         while cursor < end {
             if index < storage.count, storage[index].start <= cursor {
                 let coveredEnd = min(storage[index].end, end)
+                if let bytes, storage[index].isCaptured {
+                    settle(index, cursor..<coveredEnd, with: UnsafeRawBufferPointer(rebasing: bytes[Int(cursor - start)..<Int(coveredEnd - start)]),
+                           laterWins: Self.laterWins(policy, segment: start..<end, chunk: storage[index].start..<storage[index].end),
+                           overlaps: &overlaps)
+                }
                 duplicates += coveredEnd - cursor
                 cursor = coveredEnd
                 index += 1
@@ -62,6 +76,39 @@ struct OutOfOrderBuffer {
             cursor = pieceEnd
         }
         return duplicates
+    }
+
+    /// Whether a segment's copy of held bytes replaces the chunk's under `policy`.
+    ///
+    /// `linux` follows `tcp_data_queue_ofo`: a chunk (Linux's coalesced out-of-order skb) that
+    /// starts before the segment keeps its bytes; a segment that starts before the chunk — a
+    /// hole-filling one always does — replaces them; at the same start the longer one wins, the
+    /// held one on a tie.
+    private static func laterWins(_ policy: OverlapPolicy, segment: Range<UInt64>, chunk: Range<UInt64>) -> Bool {
+        switch policy {
+        case .first: false
+        case .last: true
+        case .linux: segment.lowerBound < chunk.lowerBound
+            || (segment.lowerBound == chunk.lowerBound && segment.upperBound > chunk.upperBound)
+        }
+    }
+
+    /// Compares the chunk's bytes in `range` with a later copy; when they differ, notes it and
+    /// keeps the later copy if `laterWins`.
+    private mutating func settle(_ index: Int, _ range: Range<UInt64>, with copy: UnsafeRawBufferPointer, laterWins: Bool,
+                                 overlaps: inout [ReassemblyNotice]) {
+        let from = Int(range.lowerBound - storage[index].start)
+        let differing = storage[index].bytes.withUnsafeBytes { held in
+            UnsafeRawBufferPointer(rebasing: held[from..<(from + copy.count)]).differences(from: copy)
+        }
+        guard let differing else { return }
+        overlaps.append(.overlap(offset: range.lowerBound + UInt64(differing.lowerBound), length: UInt64(differing.count),
+                                 kept: laterWins ? .later : .earlier))
+        guard laterWins else { return }
+        storage[index].bytes.withUnsafeMutableBytes { held in
+            let target = UnsafeMutableRawBufferPointer(rebasing: held[(from + differing.lowerBound)..<(from + differing.upperBound)])
+            target.copyMemory(from: UnsafeRawBufferPointer(rebasing: copy[differing]))
+        }
     }
 
     /// Removes the first chunk.

@@ -1,10 +1,11 @@
 /// What TCP reassembly found, in the order it found it: connections, in-order bytes, gaps,
-/// closes and limits.
+/// closes, limits and notices.
 ///
 /// Events are values for the caller to render or feed on; the reassembler prints nothing.
-/// For each direction, the `data` and `gap` events tile the stream: they start at offset 0
-/// and each one begins where the previous one ended, so every byte the sender sent up to the
-/// last one seen is reported exactly once, either as data or as a gap.
+/// For each direction, the `data`, `gap` and `discarded` (a ``ReassemblyNotice``) events tile
+/// the stream: they start at offset 0 and each one begins where the previous one ended, so every
+/// byte the sender sent up to the last one seen is reported exactly once, as data, as a gap, or
+/// as discarded.
 ///
 /// ```
 /// segments:  [0,100) [200,300) [100,150) …end of capture
@@ -40,9 +41,19 @@ public enum ReassemblyEvent {
     /// A connection ended; `summary` holds its final counters. Emitted once per connection.
     case connectionClosed(summary: ConnectionSummary, reason: ConnectionCloseReason)
 
+    /// A closed connection left the table (idle for ``ReassemblyLimits/idleTimeoutNanoseconds``,
+    /// or dropped to make room): `summary` holds its counters including the segments that came
+    /// after its close (the last ACK, late retransmissions), which `connectionClosed` could not
+    /// count. Not emitted for connections still tracked when the capture ends.
+    case connectionForgotten(summary: ConnectionSummary)
+
     /// A ``ReassemblyLimits`` bound was reached for this connection (and direction, for the
     /// out-of-order limits). The gap or close events it caused follow.
     case limitHit(ReassemblyLimit, connection: Int, direction: StreamDirection?)
+
+    /// Something found in one direction that is not stream data: an ignored RST, a segment
+    /// outside the stream, copies that differ, bytes discarded behind a hole.
+    case notice(ReassemblyNotice, connection: Int, direction: StreamDirection)
 }
 
 /// How a connection's client and server roles were decided.

@@ -28,8 +28,17 @@ public struct ReassemblyLimits: Sendable, Hashable {
     /// with a 367 s pause in the corpus's `of13_ericsson.pcapng` in two; Linux conntrack keeps
     /// established flows 5 days). `Int64.max` disables it.
     public var idleTimeoutNanoseconds: Int64
+    /// Delivered bytes one direction keeps until the peer acknowledges them, to compare
+    /// retransmissions with (``ReassemblyNotice/overlap(offset:length:kept:)``). Default 64 KiB.
+    /// Past it the oldest go; a retransmission of bytes no longer kept is not compared (it is
+    /// still counted in ``StreamStatistics/retransmittedBytes``). 0 compares none.
+    public var maxRetainedBytesPerDirection: Int
+    /// Memory all connections together keep for that (storage, counted by capacity). Default
+    /// 16 MiB; a direction that would pass it keeps none until the total is under it again.
+    public var maxRetainedBytesTotal: Int
 
-    /// The defaults: 4 MiB per direction, 64 MiB total, 262,144 connections, 3600 s idle.
+    /// The defaults: 4 MiB per direction, 64 MiB total, 262,144 connections, 3600 s idle,
+    /// 64 KiB / 16 MiB of delivered bytes kept for comparison.
     public static let `default` = ReassemblyLimits()
 
     /// Limits with the given bounds; each default is the one documented on its property.
@@ -40,14 +49,21 @@ public struct ReassemblyLimits: Sendable, Hashable {
     ///   - maxConnections: Connections tracked at once; default 262,144; values below 1 count as 1.
     ///   - idleTimeoutNanoseconds: Capture-time nanoseconds of silence before a connection is
     ///     flushed; default 3600 s; `Int64.max` disables it.
+    ///   - maxRetainedBytesPerDirection: Delivered bytes one direction keeps for comparing
+    ///     retransmissions; default 64 KiB.
+    ///   - maxRetainedBytesTotal: Delivered bytes all connections keep for it; default 16 MiB.
     public init(maxOutOfOrderBytesPerDirection: Int = 4 << 20,
                 maxOutOfOrderBytesTotal: Int = 64 << 20,
                 maxConnections: Int = 262_144,
-                idleTimeoutNanoseconds: Int64 = 3_600_000_000_000) {
+                idleTimeoutNanoseconds: Int64 = 3_600_000_000_000,
+                maxRetainedBytesPerDirection: Int = 64 << 10,
+                maxRetainedBytesTotal: Int = 16 << 20) {
         self.maxOutOfOrderBytesPerDirection = maxOutOfOrderBytesPerDirection
         self.maxOutOfOrderBytesTotal = maxOutOfOrderBytesTotal
         self.maxConnections = max(1, maxConnections)
         self.idleTimeoutNanoseconds = idleTimeoutNanoseconds
+        self.maxRetainedBytesPerDirection = max(0, maxRetainedBytesPerDirection)
+        self.maxRetainedBytesTotal = max(0, maxRetainedBytesTotal)
     }
 }
 

@@ -2,7 +2,7 @@
 ///
 /// For a direction, `deliveredBytes + gapBytes` is the stream length reported so far, and
 /// every captured payload byte is counted in exactly one of `deliveredBytes`,
-/// `retransmittedBytes`, `ignoredBytes`, or is still held out of order.
+/// `retransmittedBytes`, `ignoredBytes`, `discardedBytes`, or is still held out of order.
 public struct StreamStatistics: Sendable, Hashable {
     /// Segments sent in this direction (with or without payload).
     public var segments: UInt64 = 0
@@ -20,8 +20,14 @@ public struct StreamStatistics: Sendable, Hashable {
     /// Bytes in those gaps.
     public var gapBytes: UInt64 = 0
     /// Captured bytes dropped as outside the stream: before its first byte (before ISN+1, or
-    /// before the first byte seen), after its FIN, after a RST, or after the connection closed.
+    /// before the first byte seen) or 2³¹ or more ahead, after its FIN, in a RST, or after the
+    /// connection closed.
     public var ignoredBytes: UInt64 = 0
+    /// Captured bytes held behind a hole no acknowledgment covered, thrown away when the
+    /// direction was flushed (``ReassemblyNotice/discarded(offset:length:capturedBytes:)``).
+    public var discardedBytes: UInt64 = 0
+    /// RSTs from this direction not taken (``ReassemblyNotice/resetIgnored(sequenceNumber:expected:)``).
+    public var resetsIgnored: UInt64 = 0
     /// Whether and how the direction ended.
     public var closed: DirectionCloseReason? = nil
 

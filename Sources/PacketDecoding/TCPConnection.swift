@@ -63,6 +63,9 @@ final class TCPConnection {
     /// Out-of-order memory charged to both directions.
     var heldCost: Int { clientToServer.held.cost + serverToClient.held.cost }
 
+    /// Memory both directions keep for comparing retransmissions with delivered bytes.
+    var retainedCount: Int { clientToServer.delivered.cost + serverToClient.delivered.cost }
+
     var state: TCPConnectionState {
         if wasReset { return .reset }
         switch (clientToServer.isClosed, serverToClient.isClosed) {

@@ -18,12 +18,17 @@
 ///   after the ISN when the SYN was seen, else the first byte seen. Serial number arithmetic
 ///   (RFC 1982) carries them across 2³² wraps. SYN and FIN each take one sequence number and no
 ///   offset.
-/// - Overlaps and retransmissions: the first captured copy of each stream byte wins; later
-///   copies are counted in ``StreamStatistics/retransmittedBytes`` (docs/reassembly.md says why).
+/// - Overlaps and retransmissions: delivered bytes stay; where held bytes overlap, the
+///   ``OverlapPolicy`` picks the copy; the losing copies are counted in
+///   ``StreamStatistics/retransmittedBytes`` and copies that differ are a notice
+///   (docs/reassembly.md, "Overlap policies").
 /// - A hole becomes a `gap` when the peer acknowledges past it (with data or a FIN waiting
-///   behind it), when a RST ends the connection, when an out-of-order limit is hit, when the
-///   connection is evicted or idle, or at ``finish(_:)``. Bytes cut by the snaplen
-///   (`TCPSegment.missingPayloadLength`) are a gap with cause ``GapCause/notCaptured``.
+///   behind it). When a RST ends the connection, an out-of-order limit is hit, the connection is
+///   evicted or idle, or at ``finish(_:)``, holes the peer acknowledged become gaps and what lies
+///   behind an unacknowledged hole is `discarded` (a ``ReassemblyNotice``). Bytes cut by the
+///   snaplen (`TCPSegment.missingPayloadLength`) are a gap with cause ``GapCause/notCaptured``.
+/// - A RST is taken only at the next expected sequence number or the peer's latest
+///   acknowledgment number (RFC 5961 §3.2); others are a notice and the connection goes on.
 /// - Data before offset 0 or after the FIN is dropped and counted in
 ///   ``StreamStatistics/ignoredBytes``.
 ///
@@ -33,16 +38,25 @@
 public struct TCPReassembler {
     /// The bounds in force.
     public let limits: ReassemblyLimits
+    /// Which copy of overlapping held bytes is kept.
+    public let overlapPolicy: OverlapPolicy
     private var table = FlowTable()
     private var nextConnectionNumber = 1
     /// The latest capture time seen; idle eviction uses it, so capture time never runs backwards.
     private var clock: Timestamp?
     /// Out-of-order memory held by all connections (``ReassemblyLimits/heldChunkOverhead`` included).
     public private(set) var outOfOrderBytesHeld = 0
+    /// Memory all connections keep to compare retransmissions with delivered bytes (the
+    /// storage's capacity, in bytes).
+    public private(set) var retainedBytesHeld = 0
 
-    /// - Parameter limits: Memory and connection bounds; ``ReassemblyLimits/default`` if omitted.
-    public init(limits: ReassemblyLimits = .default) {
+    /// - Parameters:
+    ///   - limits: Memory and connection bounds; ``ReassemblyLimits/default`` if omitted.
+    ///   - overlapPolicy: Which copy of overlapping held bytes is kept; ``OverlapPolicy/linux``
+    ///     if omitted.
+    public init(limits: ReassemblyLimits = .default, overlapPolicy: OverlapPolicy = .linux) {
         self.limits = limits
+        self.overlapPolicy = overlapPolicy
     }
 
     /// Connections in the table: open ones and closed ones kept to recognize late segments.
@@ -87,13 +101,20 @@ public struct TCPReassembler {
         }
         // An RST alone (a refused SYN) does not establish the connection.
         if !isSYN, !flags.contains(.rst) { connection.isEstablished = true }
+        let isReset = flags.contains(.rst)
+        if isReset, !connection.withStream(direction, { $0.acceptsReset(sequenceNumber) }) {
+            // RFC 5961 §3.2, Linux `tcp_validate_incoming`: the receiver answers with a challenge
+            // ACK and drops the RST before looking at its ACK field; the connection goes on.
+            try connection.withStream(direction) { try $0.ignoreReset(sequenceNumber, payload: segment.payload, receive) }
+            return
+        }
         if flags.contains(.ack) {
             let acknowledged = SequenceNumber(segment.acknowledgmentNumber)
             try changingHeldBytes(of: slot) {
                 try $0.withStream(direction.reversed) { try $0.acknowledge(acknowledged, receive) }
             }
         }
-        if flags.contains(.rst) {
+        if isReset {
             connection.withStream(direction) { $0.ignore(segment.payload) }
             connection.resetBy = direction
             try close(slot, reason: .reset, receive)
@@ -102,11 +123,14 @@ public struct TCPReassembler {
 
         // A SYN's payload (TCP Fast Open, RFC 7413) starts after the sequence number the SYN takes.
         let first = isSYN ? sequenceNumber.advanced(by: 1) : sequenceNumber
+        let retention = retainedBytesHeld < limits.maxRetainedBytesTotal ? limits.maxRetainedBytesPerDirection : 0
+        let policy = overlapPolicy
         try changingHeldBytes(of: slot) {
             try $0.withStream(direction) { stream in
                 stream.start(sequenceNumber: sequenceNumber, isSYN: isSYN)
                 try stream.receive(offset: stream.offset(of: first), payload: segment.payload,
-                                   missing: segment.missingPayloadLength, fin: flags.contains(.fin), receive)
+                                   missing: segment.missingPayloadLength, fin: flags.contains(.fin),
+                                   policy: policy, retention: retention, receive)
             }
         }
         try enforceOutOfOrderLimits(slot, direction, receive)
@@ -124,7 +148,8 @@ public struct TCPReassembler {
     /// - Parameters:
     ///   - now: The current capture time.
     ///   - receive: Gets each evicted open connection's remaining gaps and its
-    ///     `connectionClosed(…, reason: .idleTimeout)`.
+    ///     `connectionClosed(…, reason: .idleTimeout)`, and each closed one's
+    ///     `connectionForgotten`.
     /// - Throws: Whatever `receive` throws; a connection is forgotten only once all its events
     ///   went through, so the rest stay tracked.
     public mutating func expireIdle(now: Timestamp, _ receive: (ReassemblyEvent) throws -> Void) rethrows {
@@ -132,8 +157,9 @@ public struct TCPReassembler {
             while let oldest = closed ? table.closedRecency.head : table.recency.head {
                 let idle = now.nanoseconds.subtractingReportingOverflow(table[oldest].lastSeen.nanoseconds)
                 guard idle.overflow || idle.partialValue > limits.idleTimeoutNanoseconds else { break }
+                let wasClosed = table[oldest].isClosed
                 try close(oldest, reason: .idleTimeout, receive)
-                table.remove(oldest)
+                try forget(oldest, announcing: wasClosed, receive)
             }
         }
     }
@@ -168,8 +194,9 @@ public struct TCPReassembler {
             if !table[oldest].isClosed {
                 try receive(.limitHit(.maxConnections, connection: table[oldest].number, direction: nil))
             }
+            let wasClosed = table[oldest].isClosed
             try close(oldest, reason: .evicted, receive)
-            table.remove(oldest)
+            try forget(oldest, announcing: wasClosed, receive)
         }
         let client, server: Endpoint
         let roles: RoleEvidence
@@ -183,6 +210,13 @@ public struct TCPReassembler {
         let slot = table.insert(TCPConnection(number: number, key: key, client: client, server: server, roles: roles, at: now))
         try receive(.connectionOpened(connection: number, client: client, server: server, roles: roles))
         return slot
+    }
+
+    /// Removes a connection from the table; one that had closed before (`announcing`) says so
+    /// with its latest counters (`connectionForgotten`).
+    private mutating func forget(_ slot: Int32, announcing: Bool, _ receive: (ReassemblyEvent) throws -> Void) rethrows {
+        if announcing { try receive(.connectionForgotten(summary: table[slot].summary)) }
+        table.remove(slot)
     }
 
     /// Reports what the connection still holds (holes as gaps) and emits `connectionClosed`,
@@ -227,18 +261,20 @@ public struct TCPReassembler {
         }
     }
 
-    /// Runs `change` on a connection and keeps the out-of-order byte accounting in step.
+    /// Runs `change` on a connection and keeps the out-of-order and retained byte accounting
+    /// in step.
     @discardableResult
     private mutating func changingHeldBytes<Result>(of slot: Int32,
                                                     _ change: (TCPConnection) throws -> Result) rethrows -> Result {
         let connection = table[slot]
-        let before = connection.heldCost
+        let before = connection.heldCost, retainedBefore = connection.retainedCount
         defer {
             let after = connection.heldCost
             if after != before {
                 outOfOrderBytesHeld += after - before
                 table.noteHeldCost(slot)
             }
+            retainedBytesHeld += connection.retainedCount - retainedBefore
         }
         return try change(connection)
     }

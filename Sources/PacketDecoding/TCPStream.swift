@@ -1,8 +1,8 @@
 /// One direction of a connection: maps sequence numbers to stream offsets, delivers bytes in
 /// order, holds what arrives early, and turns holes that will not fill into gaps.
 ///
-/// Invariants: every byte before `next` has been reported (as data or gap); every held chunk
-/// starts at or after `next`; nothing is held or delivered at or after `finOffset`.
+/// Invariants: every byte before `next` has been reported (as data, gap or discarded); every
+/// held chunk starts at or after `next`; nothing is held or delivered at or after `finOffset`.
 struct TCPStream {
     let connection: Int
     let direction: StreamDirection
@@ -18,6 +18,13 @@ struct TCPStream {
     /// Stream offset of the FIN (RFC 9293 §3.6: it occupies the sequence number after the data).
     private(set) var finOffset: UInt64?
     private(set) var held = OutOfOrderBuffer()
+    /// Delivered bytes the peer has not acknowledged, to compare retransmissions with.
+    private(set) var delivered = DeliveredBytes()
+    /// The furthest stream offset the peer acknowledged; `nil` until it acknowledged any.
+    private var acknowledgedEnd: UInt64?
+    /// The peer's latest acknowledgment number (its RCV.NXT, RFC 9293 §3.3.1), whether or not
+    /// it fits the stream; `nil` until the peer sent an ACK.
+    private var peerAcknowledgment: SequenceNumber?
     var statistics = StreamStatistics()
 
     init(connection: Int, direction: StreamDirection) {
@@ -42,6 +49,34 @@ struct TCPStream {
         return Int64(next) + base.advanced(by: next).distance(to: sequenceNumber)
     }
 
+    /// The sequence number of the next byte the receiver expects: after the FIN once the
+    /// direction reached it (the FIN takes one). `nil` before the direction's first segment.
+    var expectedSequenceNumber: SequenceNumber? {
+        base?.advanced(by: next + (statistics.closed == .fin ? 1 : 0))
+    }
+
+    /// Whether a RST with `sequenceNumber` from this direction is taken (RFC 5961 §3.2): it is
+    /// exactly the next expected byte, or the peer's latest acknowledgment number (the capture
+    /// may lack bytes the receiver had). Before the direction's first segment there is nothing
+    /// to check it against (RFC 9293 §3.10.7.3: in SYN-SENT a RST is judged by its ACK), so it
+    /// is taken. When the capture holds none of the peer's ACKs, the sender's own next sequence
+    /// number (after the furthest byte, or FIN, seen) stands in for them.
+    func acceptsReset(_ sequenceNumber: SequenceNumber) -> Bool {
+        guard let base, let expected = expectedSequenceNumber else { return true }
+        if sequenceNumber == expected || sequenceNumber == peerAcknowledgment { return true }
+        return peerAcknowledgment == nil && sequenceNumber == base.advanced(by: highestEnd + (finOffset != nil ? 1 : 0))
+    }
+
+    /// Counts a RST that was not taken: its payload is ignored, the connection goes on.
+    mutating func ignoreReset(_ sequenceNumber: SequenceNumber, payload: UnsafeRawBufferPointer,
+                              _ emit: (ReassemblyEvent) throws -> Void) rethrows {
+        ignore(payload)
+        statistics.resetsIgnored += 1
+        let expected = expectedSequenceNumber ?? sequenceNumber
+        try emit(.notice(.resetIgnored(sequenceNumber: sequenceNumber.rawValue, expected: expected.rawValue),
+                         connection: connection, direction: direction))
+    }
+
     /// Takes one segment's payload, snaplen-cut tail and FIN.
     ///
     /// - Parameters:
@@ -49,7 +84,10 @@ struct TCPStream {
     ///   - payload: The captured payload; a view valid for this call only.
     ///   - missing: Payload bytes sent but cut by the snaplen, following `payload`.
     ///   - fin: Whether the segment carries FIN.
+    ///   - policy: Which copy wins where the segment overlaps held bytes.
+    ///   - retention: Delivered bytes to keep for comparing retransmissions (0: keep none).
     mutating func receive(offset: Int64, payload: UnsafeRawBufferPointer, missing: Int, fin: Bool,
+                          policy: OverlapPolicy, retention: Int,
                           _ emit: (ReassemblyEvent) throws -> Void) rethrows {
         guard !isClosed else { return ignore(payload) }
         statistics.segments += 1
@@ -58,10 +96,17 @@ struct TCPStream {
         var missing = UInt64(max(0, missing))
         var start = offset
         let end = offset + Int64(payload.count) + Int64(missing)
+        if retention == 0 { delivered.removeAll() }
         if start < 0 {
-            // Before ISN + 1 or the first byte seen: nothing to place it against (tshark drops it too).
+            // Before ISN + 1 or the first byte seen, or 2³¹ or more ahead: nothing to place it
+            // against (tshark drops it too). Reported: a stream that jumps loses bytes here.
             guard end >= 0 else {
                 statistics.ignoredBytes += UInt64(payload.count)
+                guard let base, end > offset else { return }
+                try emit(.notice(.outOfWindow(sequenceNumber: base.advanced(by: UInt64(bitPattern: offset)).rawValue,
+                                              expected: base.advanced(by: next).rawValue,
+                                              byteCount: UInt64(end - offset)),
+                                 connection: connection, direction: direction))
                 return
             }
             let cut = UInt64(-start)
@@ -93,9 +138,10 @@ struct TCPStream {
         }
         highestEnd = max(highestEnd, last)
         if first < next {
-            // Already reported: a retransmission or an overlap; the first copy won.
+            // Already reported: a retransmission or an overlap; the delivered copy stays.
             let cut = min(next - first, last - first)
             let payloadCut = min(cut, UInt64(payload.count))
+            try compareWithDelivered(UnsafeRawBufferPointer(rebasing: payload[..<Int(payloadCut)]), at: first, emit)
             statistics.retransmittedBytes += payloadCut
             payload = UnsafeRawBufferPointer(rebasing: payload[Int(payloadCut)...])
             missing -= cut - payloadCut
@@ -104,25 +150,46 @@ struct TCPStream {
         if first < last {
             if first == next, held.first.map({ last <= $0.start }) ?? true {
                 // The common case: in order, nothing held in the way. Deliver from the packet.
-                try deliver(payload, emit)
+                try deliver(payload, retention: retention, emit)
                 try declareGap(length: missing, cause: .notCaptured, emit)
             } else {
                 if first > next { statistics.outOfOrderSegments += 1 }
-                statistics.retransmittedBytes += held.insert(start: first, bytes: payload, count: UInt64(payload.count))
+                var overlaps: [ReassemblyNotice] = []
+                statistics.retransmittedBytes += held.insert(start: first, bytes: payload, count: UInt64(payload.count),
+                                                             policy: policy, overlaps: &overlaps)
                 if missing > 0 {
-                    held.insert(start: first + UInt64(payload.count), bytes: nil, count: missing)
+                    held.insert(start: first + UInt64(payload.count), bytes: nil, count: missing, policy: policy, overlaps: &overlaps)
                 }
+                for overlap in overlaps { try emit(.notice(overlap, connection: connection, direction: direction)) }
             }
         }
-        try drain(emit)
+        try drain(emit, retention: retention)
+    }
+
+    /// Notes a retransmitted copy of delivered bytes that differs from what was delivered, as
+    /// far as ``delivered`` still holds them. A one-byte segment just before `next` is a
+    /// keep-alive probe (RFC 9293 §3.8.4: its byte is garbage) and is not compared.
+    private func compareWithDelivered(_ copy: UnsafeRawBufferPointer, at offset: UInt64,
+                                      _ emit: (ReassemblyEvent) throws -> Void) rethrows {
+        guard !(copy.count == 1 && offset + 1 == next) else { return }
+        let from = max(offset, delivered.start), to = min(offset + UInt64(copy.count), delivered.end)
+        guard from < to else { return }
+        let differing = delivered.withBytes(in: from..<to) { kept in
+            UnsafeRawBufferPointer(rebasing: copy[Int(from - offset)..<Int(to - offset)]).differences(from: kept)
+        }
+        guard let differing else { return }
+        try emit(.notice(.overlap(offset: from + UInt64(differing.lowerBound), length: UInt64(differing.count), kept: .earlier),
+                         connection: connection, direction: direction))
     }
 
     /// Delivers in-order bytes straight from the segment (zero copy).
-    private mutating func deliver(_ bytes: UnsafeRawBufferPointer, _ emit: (ReassemblyEvent) throws -> Void) rethrows {
+    private mutating func deliver(_ bytes: UnsafeRawBufferPointer, retention: Int,
+                                  _ emit: (ReassemblyEvent) throws -> Void) rethrows {
         guard !bytes.isEmpty else { return }
         let offset = next
         next += UInt64(bytes.count)
         statistics.deliveredBytes += UInt64(bytes.count)
+        if retention > 0 { delivered.append(bytes, at: offset, capacity: retention) }
         try emitData(bytes, at: offset, emit)
     }
 
@@ -142,33 +209,73 @@ struct TCPStream {
     /// never be retransmitted, so they become a gap now — but only when held data or a FIN waits
     /// behind them (otherwise they may still show up, captured out of order across directions).
     /// Wireshark's `follow` does the same (`check_follow_fragments` with the peer's ACK).
+    ///
+    /// The acknowledgment is also remembered: a flush (RST, limit, eviction, end of capture)
+    /// delivers held bytes only up to the furthest one acknowledged, and discards the rest.
     mutating func acknowledge(_ sequenceNumber: SequenceNumber, _ emit: (ReassemblyEvent) throws -> Void) rethrows {
-        guard base != nil, !isClosed, !held.isEmpty || finOffset != nil else { return }
+        peerAcknowledgment = sequenceNumber
+        guard base != nil, !isClosed else { return }
         let acknowledged = offset(of: sequenceNumber)
-        guard acknowledged > Int64(next) else { return }
+        guard acknowledged > 0 else { return }
+        if delivered.count > 0 { delivered.trim(upTo: UInt64(acknowledged)) }
+        acknowledgedEnd = max(acknowledgedEnd ?? 0, UInt64(acknowledged))
+        guard !held.isEmpty || finOffset != nil, acknowledged > Int64(next) else { return }
         // The FIN occupies one sequence number, so an ACK of it is one past `finOffset`.
         try declareLost(upTo: min(UInt64(acknowledged), highestEnd), emit)
         try drain(emit)
     }
 
-    /// Declares the first hole a gap and delivers what follows it (a limit was hit).
+    /// Gives up the first hole (a limit was hit): a gap and the held chunk after it delivered
+    /// when the peer acknowledged past the hole, else the hole and that chunk discarded.
     ///
     /// - Returns: Whether anything was held.
     @discardableResult
     mutating func declareFirstHole(_ emit: (ReassemblyEvent) throws -> Void) rethrows -> Bool {
         guard let chunk = held.first else { return false }
-        try declareGap(length: chunk.start - next, cause: .segmentsMissing, emit)
+        if isProvenReceived(upTo: chunk.start) {
+            try declareGap(length: chunk.start - next, cause: .segmentsMissing, emit)
+        } else {
+            try discard(upTo: chunk.end, emit)
+        }
         try drain(emit)
         return true
     }
 
-    /// Reports everything up to the end of what was seen — holes as gaps — and closes the
-    /// direction if it reached its FIN, or with `reason` when given (RST).
+    /// Reports everything up to the end of what was seen and closes the direction if it
+    /// reached its FIN, or with `reason` when given (RST). Holes the peer acknowledged are gaps
+    /// and the held bytes up to its furthest acknowledgment are delivered; what lies behind a
+    /// hole beyond that is discarded.
     mutating func flush(closing reason: DirectionCloseReason?, _ emit: (ReassemblyEvent) throws -> Void) rethrows {
         guard !isClosed else { return }
-        try declareLost(upTo: finOffset ?? highestEnd, emit)
+        let end = finOffset ?? highestEnd
+        try declareLost(upTo: isProvenReceived(upTo: end) ? end : min(acknowledgedEnd ?? 0, end), emit)
         try drain(emit)
+        if !isClosed, next < end { try discard(upTo: end, emit) }
         if !isClosed, let reason { try close(reason, emit) }
+    }
+
+    /// Whether the receiver can be taken to have had every byte before `offset`: the peer
+    /// acknowledged it — or the capture holds none of the peer's acknowledgments at all (its
+    /// direction was not captured), so their absence proves nothing and holes stay gaps.
+    private func isProvenReceived(upTo offset: UInt64) -> Bool {
+        guard peerAcknowledgment != nil else { return true }
+        return (acknowledgedEnd ?? 0) >= offset
+    }
+
+    /// Drops what lies between `next` and `target` — holes and held chunks — as one
+    /// `discarded` notice.
+    private mutating func discard(upTo target: UInt64, _ emit: (ReassemblyEvent) throws -> Void) rethrows {
+        guard next < target else { return }
+        var captured: UInt64 = 0
+        while let chunk = held.first, chunk.start < target {
+            if chunk.isCaptured { captured += chunk.end - chunk.start }
+            held.removeFirst()
+        }
+        let offset = next
+        next = target
+        statistics.discardedBytes += captured
+        try emit(.notice(.discarded(offset: offset, length: target - offset, capturedBytes: captured),
+                         connection: connection, direction: direction))
     }
 
     /// Gaps for the holes before `target`, delivering the held chunks between them.
@@ -180,12 +287,16 @@ struct TCPStream {
     }
 
     /// Delivers the held chunks that now continue the stream, then closes at the FIN.
-    private mutating func drain(_ emit: (ReassemblyEvent) throws -> Void) rethrows {
+    ///
+    /// - Parameter retention: Delivered bytes to keep for comparing retransmissions; the
+    ///   flushes, after which nothing more is compared, keep none.
+    private mutating func drain(_ emit: (ReassemblyEvent) throws -> Void, retention: Int = 0) rethrows {
         while let chunk = held.first, chunk.start == next {
             held.removeFirst()
             next = chunk.end
             if chunk.isCaptured {
                 statistics.deliveredBytes += chunk.end - chunk.start
+                if retention > 0 { chunk.bytes.withUnsafeBytes { delivered.append($0, at: chunk.start, capacity: retention) } }
                 // The event is built in `emitData`, not in this closure: Swift 6.3.1 loses an error
                 // thrown from a closure of a `rethrows` function that builds an enum case with
                 // several associated values (the test "an error thrown at any event reaches the caller").
@@ -220,5 +331,8 @@ struct TCPStream {
 
     /// Releases held bytes without reporting them (the connection is being forgotten after
     /// ``flush(closing:_:)`` reported everything).
-    mutating func releaseBuffers() { held = OutOfOrderBuffer() }
+    mutating func releaseBuffers() {
+        held = OutOfOrderBuffer()
+        delivered.removeAll()
+    }
 }

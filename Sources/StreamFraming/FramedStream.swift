@@ -19,7 +19,14 @@ public final class FramedStream<Context> {
     @usableFromInline enum HeldInput {
         case data([UInt8])
         case gap(UInt64)
+        /// A reassembler's notice, kept in stream order (a `discarded` one is gap-like).
+        case notice(ReassemblyNotice)
         case end
+
+        @usableFromInline var isData: Bool {
+            if case .data = self { return true }
+            return false
+        }
     }
 
     /// The stream's connection and direction.
@@ -42,6 +49,11 @@ public final class FramedStream<Context> {
     @usableFromInline var heldByteCount = 0
     /// Whether the held bytes fit no preset and wait for a format detected in another stream.
     @usableFromInline var isWaiting = false
+    /// Whether the stream was given up while waiting (the undecided-bytes budget was spent): its
+    /// bytes are `skip` outputs from then on, at ``skipOffset``.
+    @usableFromInline var isSkipping = false
+    /// The stream offset of a skipping stream's next input.
+    @usableFromInline var skipOffset: UInt64 = 0
     /// Whether the stream ended and its decoder was released.
     @usableFromInline var isFinished = false
     /// The decoder's ``FrameDecoder/bufferedByteCount`` when the engine last counted it, for
@@ -71,6 +83,7 @@ public final class FramedStream<Context> {
     @usableFromInline var heldDataPrefix: [UInt8] {
         var prefix: [UInt8] = []
         for (input, _) in held {
+            if case .notice(let notice) = input, !notice.isDiscarded { continue }
             guard case .data(let bytes) = input else { break }
             prefix += bytes.prefix(FramingEngine<Context>.detectionProbeLength - prefix.count)
             if prefix.count == FramingEngine<Context>.detectionProbeLength { break }

@@ -20,8 +20,8 @@ public struct FramingConfiguration: Sendable {
     /// ``FramingEvent/limit(_:stream:)`` event, then its `truncated` output.
     public var maxBufferedBytes: Int
     /// Bytes that streams whose first bytes fit no preset may hold, over all of them, while no
-    /// stream has given a format to fall back on. Beyond it, detection fails
-    /// (``FormatDetectionError``).
+    /// stream has given a format to fall back on. Beyond it, the streams that have waited longest
+    /// are given up — their bytes become `skip` outputs — and detection goes on with the others.
     public var maxUndecidedBytes: Int
 
     /// - Parameters:

@@ -17,7 +17,9 @@ extension FramingEngine {
     ///
     /// `connectionOpened` opens the connection (asking `contexts` for its streams' contexts),
     /// `data` and `gap` feed the direction, `directionClosed` ends it, `connectionClosed` closes
-    /// the connection, and `limitHit` becomes a ``FramingEvent/limit(_:stream:)`` event.
+    /// the connection, `limitHit` becomes a ``FramingEvent/limit(_:stream:)`` event and
+    /// `notice` a ``FramingEvent/notice(_:stream:)`` (``noteNotice(_:on:at:into:)``);
+    /// `connectionForgotten` (counters only) is passed over.
     ///
     /// - Parameters:
     ///   - event: The reassembler's event; a `data` event's bytes are read during the call only.
@@ -48,6 +50,10 @@ extension FramingEngine {
             try closeConnection(summary.connection, at: time, into: &receiver)
         case .limitHit(let limit, let number, let direction):
             try noteLimit(limit, connection: number, direction: direction, at: time, into: &receiver)
+        case .notice(let notice, let number, let direction):
+            try noteNotice(notice, on: StreamKey(connection: number, direction: direction), at: time, into: &receiver)
+        case .connectionForgotten:
+            break
         }
     }
 }

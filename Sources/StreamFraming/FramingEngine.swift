@@ -33,9 +33,11 @@ import PacketDecoding
 /// most ``detectionProbeLength`` bytes; fewer when a gap or the end comes first), the stream's
 /// inputs being held (copied) until then. A stream whose first bytes fit no preset — a capture
 /// that starts mid-frame, say — is decoded with the first format detected in the input; until
-/// there is one it waits, holding its inputs (at most ``FramingConfiguration/maxUndecidedBytes``
-/// over all waiting streams), and is decoded when one is found, each output with its own
-/// input's time. If none is ever found, the engine emits
+/// there is one it waits, holding its inputs, and is decoded when one is found, each output with
+/// its own input's time. The waiting streams hold at most ``FramingConfiguration/maxUndecidedBytes``
+/// together: beyond it the one waiting longest is given up — what it held, and every byte it
+/// gets later, are `skip` outputs — so detection goes on over any number of streams in bounded
+/// memory (``skippedStreams``). If no format is ever found, ``finish(at:into:)`` emits
 /// ``FramingEvent/formatUndetectable(_:firstBytes:)`` and throws ``FormatDetectionError``.
 ///
 /// **Memory.** Held inputs are bounded as above; the bytes of unfinished frames all decoders
@@ -84,8 +86,15 @@ public struct FramingEngine<Context> {
     /// The streams holding partial frames, the one waiting longest first.
     @usableFromInline var partialFrames = PartialFrameQueue<Context>()
     /// Streams whose bytes fit no preset, waiting for a first format to be detected elsewhere.
+    /// Streams whose bytes fit no preset, waiting for a first format to be detected elsewhere:
+    /// `waiting[waitingHead...]`, the one waiting longest first.
     @usableFromInline var waiting: [FramedStream<Context>] = []
+    @usableFromInline var waitingHead = 0
     @usableFromInline var waitingBytes = 0
+    /// Streams given up while waiting (their bytes skipped), and the first one's first bytes.
+    public var skippedStreams: Int { skippedStreamCount }
+    @usableFromInline var skippedStreamCount = 0
+    @usableFromInline var firstSkipped: (stream: FramedStream<Context>, firstBytes: [UInt8])?
 
     /// Both streams of an open connection, indexed by `StreamDirection.rawValue`.
     @usableFromInline struct StreamPair {
@@ -140,14 +149,15 @@ public struct FramingEngine<Context> {
     ///   - time: When the bytes arrived (a packet's capture time, a read's wall-clock time);
     ///     becomes ``FramedStream/time`` for the outputs they complete.
     ///   - receiver: Receives the outputs, in order.
-    /// - Throws: What `receiver` throws; ``FormatDetectionError`` when the streams waiting for a
-    ///   format hold more than ``FramingConfiguration/maxUndecidedBytes``.
+    /// - Throws: What `receiver` throws.
     @inlinable
     public mutating func receive<R: FramingReceiver>(_ bytes: UnsafeRawBufferPointer, on key: StreamKey, at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard !bytes.isEmpty, let stream = stream(key) else { return }
         stream.currentTime = time
         if stream.decoder != nil {
             try step(stream, .bytes(bytes), at: time, &receiver)
+        } else if stream.isSkipping {
+            try skip(.skip(offset: stream.skipOffset, byteCount: UInt64(bytes.count)), of: stream, &receiver)
         } else if !stream.isFinished {
             try hold(bytes, of: stream, at: time, &receiver)
         }
@@ -168,6 +178,8 @@ public struct FramingEngine<Context> {
         stream.currentTime = time
         if stream.decoder != nil {
             try step(stream, .gap(byteCount), at: time, &receiver)
+        } else if stream.isSkipping {
+            try skip(.gap(offset: stream.skipOffset, byteCount: byteCount), of: stream, &receiver)
         } else if !stream.isFinished {
             stream.hold(.gap(byteCount), at: time)
             if !stream.isWaiting { try detect(stream, &receiver) }
@@ -212,22 +224,48 @@ public struct FramingEngine<Context> {
         try receiver.receive(.limit(.reassembly(limit), stream: stream))
     }
 
+    /// Passes on what the reassembler noticed in `key`'s stream as a ``FramingEvent/notice(_:stream:)``
+    /// event, in stream order: held with the stream's inputs while its format is undecided. A
+    /// ``ReassemblyNotice/discarded(offset:length:capturedBytes:)`` range takes its place in
+    /// the stream like a gap — the decoder reports its unfinished frame `truncated` and resyncs
+    /// after it — but is reported as the notice instead of a `gap`.
+    ///
+    /// - Throws: What `receiver` throws; ``FormatDetectionError`` (see ``receive(_:on:at:into:)``).
+    @inlinable
+    public mutating func noteNotice<R: FramingReceiver>(_ notice: ReassemblyNotice, on key: StreamKey, at time: Timestamp,
+                                                       into receiver: inout R) throws where R.Context == Context {
+        guard let stream = stream(key), !stream.isFinished else { return }
+        stream.currentTime = time
+        if stream.decoder != nil {
+            try step(stream, .notice(notice), at: time, &receiver)
+        } else if stream.isSkipping {
+            if case .discarded(_, let length, _) = notice { stream.skipOffset += length }
+            try receiver.receive(.notice(notice, stream: stream))
+        } else {
+            stream.hold(.notice(notice), at: time)
+            if notice.isDiscarded, !stream.isWaiting { try detect(stream, &receiver) }
+        }
+    }
+
     /// Ends the input: closes the connections still open (in order of their numbers), then
     /// decodes the streams still waiting for a format with the fallback format.
     ///
     /// - Parameters:
     ///   - time: The time of the outputs this flushes; `nil` keeps each stream's last.
     ///   - receiver: Receives the outputs.
-    /// - Throws: What `receiver` throws; ``FormatDetectionError`` when streams held data and no
-    ///   format could be detected.
+    /// - Throws: What `receiver` throws; ``FormatDetectionError`` when streams had data and no
+    ///   format was ever detected.
     @inlinable
     public mutating func finish<R: FramingReceiver>(at time: Timestamp? = nil, into receiver: inout R) throws where R.Context == Context {
         for connection in connections.keys.sorted() {
             try closeConnection(connection, at: time ?? connections[connection]!.streams[0].time, into: &receiver)
         }
-        guard !waiting.isEmpty else { return }
-        guard fallbackFormat != nil else { throw try undetectable(waiting[0], &receiver) }
-        try resolveWaiting(&receiver)
+        guard fallbackFormat == nil else { return try resolveWaiting(&receiver) }
+        // The streams given up waited longest: the first of them is the first that fit no preset.
+        if let (stream, firstBytes) = firstSkipped { throw try undetectable(stream, firstBytes: firstBytes, &receiver) }
+        if let first = waiting.dropFirst(waitingHead).first {
+            throw try undetectable(first, firstBytes: first.heldDataPrefix, &receiver)
+        }
     }
 }
 
@@ -239,6 +277,7 @@ extension FramingEngine {
         case bytes(UnsafeRawBufferPointer)
         case held([UInt8])
         case gap(UInt64)
+        case notice(ReassemblyNotice)
     }
 
     /// Runs one step of `stream`'s decoder (its outputs emitted), then counts what the decoder
@@ -261,6 +300,19 @@ extension FramingEngine {
             }
         case .gap(let byteCount):
             try stream.decoder!.noteGap(byteCount: byteCount) { try receiver.receive($0, from: stream) }
+        case .notice(let notice):
+            guard case .discarded(_, let length, _) = notice else {
+                return try receiver.receive(.notice(notice, stream: stream))
+            }
+            // The decoder treats the range as a gap (truncating and resyncing); its `gap` output is
+            // the notice.
+            try stream.decoder!.noteGap(byteCount: length) { decoded in
+                if case .gap = decoded {
+                    try receiver.receive(.notice(notice, stream: stream))
+                } else {
+                    try receiver.receive(decoded, from: stream)
+                }
+            }
         }
         countBuffered(stream, completedFrame: completedFrame)
         if bufferedBytes > configuration.maxBufferedBytes { try giveUpPartialFrames(at: time, &receiver) }
@@ -321,19 +373,23 @@ extension FramingEngine {
     /// ``FramingConfiguration/maxUndecidedBytes``) while the stream waits for a fallback.
     @usableFromInline mutating func hold<R: FramingReceiver>(_ bytes: UnsafeRawBufferPointer, of stream: FramedStream<Context>, at time: Timestamp,
                                _ receiver: inout R) throws where R.Context == Context {
-        if stream.isWaiting { return try holdWaiting(bytes[...], of: stream, at: time, &receiver) }
+        if stream.isWaiting || stream.isSkipping { return try holdWaiting(bytes[...], of: stream, at: time, &receiver) }
         let needed = Swift.max(Self.detectionProbeLength - stream.heldByteCount, 0)
         stream.hold(.data(Array(bytes.prefix(needed))), at: time)
         if stream.heldByteCount >= Self.detectionProbeLength { try detect(stream, &receiver, then: bytes.dropFirst(needed)) }
     }
 
-    /// Holds `bytes` of a stream waiting for a format from another stream. They are counted
-    /// before they are copied, so an input over the budget fails without being held.
+    /// Holds `bytes` of a stream waiting for a format from another stream, first giving up the
+    /// streams that have waited longest until they fit the budget. If the stream itself is given
+    /// up (or was), the bytes are skipped without being copied.
     @usableFromInline mutating func holdWaiting<R: FramingReceiver>(_ bytes: Slice<UnsafeRawBufferPointer>, of stream: FramedStream<Context>, at time: Timestamp,
                                       _ receiver: inout R) throws where R.Context == Context {
         guard !bytes.isEmpty else { return }
+        while !stream.isSkipping, waitingBytes + bytes.count > configuration.maxUndecidedBytes, waitingHead < waiting.count {
+            try giveUpOldestWaiting(&receiver)
+        }
+        if stream.isSkipping { return try skip(.skip(offset: stream.skipOffset, byteCount: UInt64(bytes.count)), of: stream, &receiver) }
         waitingBytes += bytes.count
-        try checkWaitingBudget(&receiver)
         stream.hold(.data(Array(bytes)), at: time)
     }
 
@@ -373,8 +429,9 @@ extension FramingEngine {
     /// Decodes the waiting streams with the fallback format, in the order they started waiting.
     @usableFromInline mutating func resolveWaiting<R: FramingReceiver>(_ receiver: inout R) throws where R.Context == Context {
         guard let fallbackFormat else { return }
-        let resolved = waiting
+        let resolved = waiting[waitingHead...]
         waiting.removeAll()
+        waitingHead = 0
         waitingBytes = 0
         for stream in resolved {
             stream.isWaiting = false
@@ -407,6 +464,8 @@ extension FramingEngine {
                 try step(stream, .held(bytes), at: time, &receiver)
             case .gap(let length):
                 try step(stream, .gap(length), at: time, &receiver)
+            case .notice(let notice):
+                try step(stream, .notice(notice), at: time, &receiver)
             case .end:
                 try end(stream, at: time, &receiver)
             }
@@ -423,13 +482,61 @@ extension FramingEngine {
         return usedFormats.count - 1
     }
 
-    @usableFromInline func checkWaitingBudget<R: FramingReceiver>(_ receiver: inout R) throws where R.Context == Context {
-        if waitingBytes > configuration.maxUndecidedBytes, let first = waiting.first { throw try undetectable(first, &receiver) }
+    /// Gives up the streams that have waited longest until the waiting ones fit the budget.
+    @usableFromInline mutating func checkWaitingBudget<R: FramingReceiver>(_ receiver: inout R) throws where R.Context == Context {
+        while waitingBytes > configuration.maxUndecidedBytes, waitingHead < waiting.count { try giveUpOldestWaiting(&receiver) }
+    }
+
+    /// Gives up the stream that has waited longest for a format: what it held becomes `skip`
+    /// outputs (its gaps `gap`, its notices passed on, its end ends it), and so does every
+    /// later byte of it. Amortized O(1) besides the outputs: the list's head moves, compacted
+    /// when it passes half.
+    @usableFromInline mutating func giveUpOldestWaiting<R: FramingReceiver>(_ receiver: inout R) throws where R.Context == Context {
+        let stream = waiting[waitingHead]
+        waitingHead += 1
+        if waitingHead >= 64, waitingHead * 2 >= waiting.count {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+        waitingBytes -= stream.heldByteCount
+        stream.isWaiting = false
+        stream.isSkipping = true
+        skippedStreamCount += 1
+        if firstSkipped == nil { firstSkipped = (stream, stream.heldDataPrefix) }
+        let held = stream.held
+        stream.held.removeAll()
+        stream.heldByteCount = 0
+        // Contiguous held data (the detection probe, then the rest) is one skip.
+        var pending: UInt64 = 0
+        for (index, (input, time)) in held.enumerated() {
+            stream.currentTime = time
+            switch input {
+            case .data(let bytes):
+                pending += UInt64(bytes.count)
+                if index + 1 == held.count || !held[index + 1].input.isData {
+                    try skip(.skip(offset: stream.skipOffset, byteCount: pending), of: stream, &receiver)
+                    pending = 0
+                }
+            case .gap(let length):
+                try skip(.gap(offset: stream.skipOffset, byteCount: length), of: stream, &receiver)
+            case .notice(let notice):
+                if case .discarded(_, let length, _) = notice { stream.skipOffset += length }
+                try receiver.receive(.notice(notice, stream: stream))
+            case .end:
+                stream.release()
+            }
+        }
+    }
+
+    /// Emits an output of a given-up stream and moves its offset past it.
+    @usableFromInline func skip<R: FramingReceiver>(_ output: FrameDecoderOutput, of stream: FramedStream<Context>, _ receiver: inout R) throws where R.Context == Context {
+        stream.skipOffset += output.byteCount
+        try receiver.receive(output, from: stream)
     }
 
     /// Framing cannot go on without a format: says which stream fit none, and returns the error.
-    @usableFromInline func undetectable<R: FramingReceiver>(_ stream: FramedStream<Context>, _ receiver: inout R) throws -> FormatDetectionError where R.Context == Context {
-        let firstBytes = stream.heldDataPrefix
+    @usableFromInline func undetectable<R: FramingReceiver>(_ stream: FramedStream<Context>, firstBytes: [UInt8],
+                                                            _ receiver: inout R) throws -> FormatDetectionError where R.Context == Context {
         try receiver.receive(.formatUndetectable(stream, firstBytes: firstBytes))
         return FormatDetectionError(stream: stream.key, firstBytes: firstBytes)
     }

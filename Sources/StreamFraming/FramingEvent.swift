@@ -1,4 +1,5 @@
 import FrameCodec
+import PacketDecoding
 
 /// What a ``FramingEngine`` hands back, in stream order for each stream and in input order
 /// across streams.
@@ -25,6 +26,11 @@ public enum FramingEvent<Context> {
     /// connection's client-to-server stream). What it cost follows as outputs: a
     /// `truncated` for ``FramingLimit/bufferedBytesTotal``, gaps and closes for the reassembler's.
     case limit(FramingLimit, stream: FramedStream<Context>)
+    /// What the TCP reassembler noticed in `stream` (an ignored RST, a segment outside the
+    /// stream, differing copies, discarded bytes), in stream order with its outputs. For a
+    /// ``ReassemblyNotice/discarded(offset:length:capturedBytes:)`` the decoder first reports its
+    /// unfinished frame `truncated` and resyncs after the range, as after a gap.
+    case notice(ReassemblyNotice, stream: FramedStream<Context>)
     /// Both streams of a connection ended (they emitted their last outputs before this).
     /// A stream still waiting for a format may emit its outputs later, at ``FramingEngine/finish(at:_:)``.
     case connectionClosed(client: FramedStream<Context>, server: FramedStream<Context>)

@@ -10,7 +10,10 @@ import Testing
         let lines = try JSONLines.parse(result.stdout)
         let limits = lines.filter { $0["type"] as? String == "limit" }
         #expect(limits.first?["limit"] as? String == "out_of_order_bytes_per_direction", "\(result.stdout)")
-        #expect(lines.contains { $0["type"] as? String == "gap" }, "the hole given up is a gap")
+        // The server's ACKs are in the capture and none covers the hole: the receiver never had its
+        // bytes, so the hole and the chunk behind it are discarded, not framed (docs/reassembly.md).
+        #expect(lines.contains { $0["type"] as? String == "discarded" }, "the hole given up is discarded")
+        #expect(!lines.contains { $0["type"] as? String == "gap" })
         #expect(result.status == 2)
         // The default holds the same capture whole: no limit, no gap.
         let defaults = try FrameDumpProcess.run(["decode", "--json", "Fixtures/captures/hb-out-of-order.pcap"])
@@ -21,8 +24,30 @@ import Testing
         let result = try FrameDumpProcess.run(["streams", "--json", "--max-ooo-total", "1K", "--max-ooo-bytes", "10",
                                                "Fixtures/captures/hb-out-of-order.pcap"])
         let connection = try #require(try JSONLines.parse(result.stdout).first)
-        #expect((connection["limits"] as? [String])?.contains("out_of_order_bytes_per_direction") == true, "\(result.stdout)")
+        let limits = connection["limits"] as? [[String: Any]] ?? []
+        #expect(limits.map { $0["limit"] as? String } == ["out_of_order_bytes_per_direction"], "\(result.stdout)")
         #expect(result.status == 2)
+    }
+
+    /// `streams --json` lists each limit once with how often it was reached (it used to repeat one
+    /// string per event): a connection whose segments each leave a hole reaches the
+    /// per-direction limit once per segment, as decode's `limit` lines count.
+    @Test func streamsCountsEachLimitOnce() throws {
+        var records: [CaptureBytes.Record] = []
+        for index in 0..<6 {
+            let segment = PacketBuilder.tcp(sequence: 1000 + UInt32(index) * 200, payload: [UInt8](repeating: 0x41, count: 100))
+            records.append(CaptureBytes.Record(seconds: 1_700_000_000, fraction: UInt32(index + 1), bytes: PacketBuilder.ipv4(payload: segment)))
+        }
+        let path = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 101, records: records))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let listing = try FrameDumpProcess.run(["streams", "--json", "--max-ooo-bytes", "10", path])
+        let limits = try #require(try JSONLines.parse(listing.stdout).first)["limits"] as? [[String: Any]]
+        let decoded = try FrameDumpProcess.run(["decode", "--json", "--format", "u16", "--max-ooo-bytes", "10", path])
+        let events = try JSONLines.parse(decoded.stdout).filter { $0["type"] as? String == "limit" }
+        #expect(events.count == 5, "each of the 5 segments after the first is held behind a hole and over the limit")
+        #expect(limits?.count == 1)
+        #expect(limits?.first?["limit"] as? String == "out_of_order_bytes_per_direction")
+        #expect(limits?.first?["count"] as? Int == events.count)
     }
 
     @Test func maxConnectionsEvicts() throws {

@@ -20,14 +20,28 @@ import Testing
     /// Body sizes: empty, one byte, under one MSS, several MSS-sized segments.
     static let bodySizes = [0, 1, 100, 3_000]
 
+    /// The bodies of ``frames(_:)``, in order: one per body size, then a text and a JSON body.
+    /// A delimiter format's bodies hold none of its delimiters' first bytes.
+    static func bodies(_ format: FrameFormat) -> [[UInt8]] {
+        let avoided = Set(format.delimiters.map { $0[0] })
+        let sized = bodySizes.enumerated().map { index, size in
+            (0..<size).map { position in
+                var byte = UInt8(truncatingIfNeeded: position &* 7 &+ index)
+                while avoided.contains(byte) { byte &+= 1 }
+                return byte
+            }
+        }
+        return sized + [Array("line \"two\" é".utf8), Array(#"{"id":7,"to":["bob"]}"#.utf8)]
+    }
+
     /// The JSON Lines input and the frames it must give: bodies in each body form, and the
     /// format's free value fields (no expected range) set to the frame's number.
     static func frames(_ format: FrameFormat) throws -> (input: String, frames: [[UInt8]]) {
         let encoder = FrameEncoder(format: format)
+        let bodies = bodies(format)
         var lines: [String] = []
         var frames: [[UInt8]] = []
-        for (index, size) in bodySizes.enumerated() {
-            let body = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
+        for (index, body) in bodies.prefix(bodySizes.count).enumerated() {
             var fields: [String: UInt64] = [:]
             for field in format.fields where field.role == .value && field.expected == nil {
                 fields[field.name] = UInt64(index + 1)
@@ -37,11 +51,10 @@ import Testing
             lines.append("{\"fields\":{\(fieldsJSON)},\"body_hex\":\"\(hex)\"}")
             frames.append(try encoder.encode(fields: fields, body: body))
         }
-        let text = "line \"two\" é"
         lines.append(#"{"body_text":"line \"two\" \u00e9"}"#)
-        frames.append(try encoder.encode(body: Array(text.utf8)))
+        frames.append(try encoder.encode(body: bodies[bodySizes.count]))
         lines.append(#"{"body_json": {"to":["bob"], "id":7}}"#)
-        frames.append(try encoder.encode(body: Array(#"{"id":7,"to":["bob"]}"#.utf8)))
+        frames.append(try encoder.encode(body: bodies[bodySizes.count + 1]))
         return (lines.joined(separator: "\n") + "\n", frames)
     }
 
@@ -62,9 +75,9 @@ import Testing
     static func expectDecodes(_ hexText: String, to frames: [[UInt8]], format: Case) throws {
         let objects = try decodedObjects([], input: Data(hexText.utf8), format: format)
         #expect(objects.count == frames.count)
-        for (object, frame) in zip(objects, frames) {
+        for (object, body) in zip(objects, bodies(format.format)) {
             #expect(object["type"] as? String == "frame")
-            #expect(object["payload_hex"] as? String == hex(frame.dropFirst(format.format.headerLength)))
+            #expect(object["payload_hex"] as? String == hex(body))
         }
     }
 
@@ -73,10 +86,10 @@ import Testing
     static func expectDecodes(capture path: String, to frames: [[UInt8]], format: Case) throws {
         let objects = try decodedObjects([path], format: format)
         #expect(objects.count == frames.count)
-        for (object, frame) in zip(objects, frames) {
+        for (object, body) in zip(objects, bodies(format.format)) {
             #expect(object["conn"] as? Int == 1)
             #expect(object["src"] as? String == "127.0.0.1:50000")
-            #expect(object["payload_hex"] as? String == hex(frame.dropFirst(format.format.headerLength)))
+            #expect(object["payload_hex"] as? String == hex(body))
         }
     }
 
@@ -158,7 +171,7 @@ import Testing
 
     @Test func usageErrors() throws {
         let cases: [(arguments: [String], message: String)] = [
-            (["encode"], "framedump encode: --format is required: encode cannot guess a layout (presets: fefd, h12, u16, u32, tls)"),
+            (["encode"], "framedump encode: --format is required: encode cannot guess a layout (presets: fefd, h12, u16, u32, tls, varint, lines, mqtt)"),
             (["encode", "--format", "h12", "--body-text", "a", "--body-hex", "00"], "framedump encode: give one body: --body-hex and --body-text were both given"),
             (["encode", "--format", "h12", "--field", "cmd"], "framedump encode: --field 'cmd': expected NAME=VALUE, e.g. --field cmd=3"),
             (["encode", "--format", "h12", "--field", "nope=1", "--body-text", "a"], "framedump encode: cannot encode: the format has no field named 'nope'"),

@@ -17,7 +17,18 @@ struct FuzzEndToEndTests {
         #expect(result.status == 0, "\(result)")
     }
 
+    /// The reassembly target: RSTs no receiver expects and overlapping copies under each policy
+    /// (the checks themselves are ReassemblyFuzzCase's).
+    @Test func aReassemblyCampaignPasses() throws {
+        let result = try FrameDumpProcess.run(["fuzz", "--target", "reassembly", "--seed", "0x2a", "-n", "200"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("fuzz: 200 reassembly cases in "), "\(result.stdout)")
+        #expect(result.stdout.contains("0 failures; seed 0x2a"))
+        #expect(result.stderr.contains("framedump fuzz: seed 0x2a, TCP reassembly"))
+    }
+
     @Test(arguments: [
+        (["fuzz", "--target", "packets"], "invalid --target 'packets': expected decoder or reassembly"),
         (["fuzz", "--seed", "x12"], "--seed needs a non-negative integer"),
         (["fuzz", "--time", "5", "--iterations", "3"], "give --iterations or --time, not both"),
         (["fuzz", "--format", "len:u9"], "invalid --format at column"),

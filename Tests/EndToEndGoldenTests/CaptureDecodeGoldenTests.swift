@@ -10,7 +10,7 @@ import Testing
 
     @Test(arguments: CaptureFixture.all)
     func jsonLinesMatchTheGolden(_ fixture: CaptureFixture) throws {
-        let result = try FrameDumpProcess.run(["decode", "--json", fixture.path])
+        let result = try FrameDumpProcess.run(["decode", "--json"] + fixture.decodeOptions() + [fixture.path])
         try GoldenFile.check(result.stdout, against: fixture.expectedPath("jsonl"))
         let events = try JSONLines.parse(result.stdout).filter { $0["type"] as? String != "frame" }
         #expect(result.status == (events.isEmpty ? 0 : 2), "exit status 2 exactly when a frame or byte is bad")
@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: CaptureFixture.withText)
     func humanOutputMatchesTheGolden(_ fixture: CaptureFixture) throws {
-        let result = try FrameDumpProcess.run(["decode", "--summary", "--color", "never", fixture.path])
+        let result = try FrameDumpProcess.run(["decode", "--summary", "--color", "never"] + fixture.decodeOptions() + [fixture.path])
         try GoldenFile.check(result.stdout, against: fixture.expectedPath("txt"))
     }
 
@@ -31,9 +31,11 @@ import Testing
     // MARK: Goldens against the generator's record
 
     /// Per connection and direction: the frames decoded are exactly the frames sent that the
-    /// capture holds whole (offset, body length, cmd), with good checksums; the gaps are the
-    /// summary's; frames and events tile the stream from 0 to the bytes sent; `src`/`dst` put
-    /// the server's port on the right side and `dir` says so; timestamps are RFC 3339 and never run backwards.
+    /// capture holds whole (offset, body length, cmd), with good checksums; the gaps and the
+    /// discarded ranges are the summary's; frames and events tile the stream from 0 to the bytes
+    /// sent; the reassembler's other notices (`rst_ignored`, `out_of_window`, `overlap`) are the
+    /// ones the summary says the scenario causes; `src`/`dst` put the server's port on the right
+    /// side and `dir` says so; timestamps are RFC 3339 and never run backwards.
     @Test(arguments: CaptureFixture.all)
     func goldenAgreesWithTheGeneratorSummary(_ fixture: CaptureFixture) throws {
         let summary = try fixture.summary()
@@ -57,8 +59,20 @@ import Testing
         }
     }
 
-    private func checkDirection(_ label: String, records: [[String: Any]], sent: [String: Any]) throws {
+    /// Record types that do not take a place in the stream.
+    static let noticeTypes: Set = ["rst_ignored", "out_of_window", "overlap"]
+
+    private func checkDirection(_ label: String, records allRecords: [[String: Any]], sent: [String: Any]) throws {
         let bytes = sent["bytes"] as? Int ?? -1
+        let records = allRecords.filter { !Self.noticeTypes.contains($0["type"] as? String ?? "") }
+        let notices = allRecords.filter { Self.noticeTypes.contains($0["type"] as? String ?? "") }
+        let expectedNotices = sent["notices"] as? [[String: Any]] ?? []
+        #expect(notices.map(Self.noticeKey) == expectedNotices.map(Self.noticeKey), "\(label): notices")
+        let discarded = (sent["discarded"] as? [[String: Any]] ?? []).map { ($0["offset"] as? Int ?? -1, $0["length"] as? Int ?? -1) }
+        let decodedDiscarded = records.filter { $0["type"] as? String == "discarded" }
+            .map { [$0["offset"] as? Int ?? -1, $0["length"] as? Int ?? -1, $0["captured"] as? Int ?? -1] }
+        #expect(decodedDiscarded == (sent["discarded"] as? [[String: Any]] ?? []).map { [$0["offset"] as? Int ?? -2, $0["length"] as? Int ?? -2, $0["captured"] as? Int ?? -2] },
+                "\(label): discarded ranges")
         let gaps = (sent["gaps"] as? [[String: Any]] ?? []).map { ($0["offset"] as? Int ?? -1, $0["length"] as? Int ?? -1) }
         let frames = sent["frames"] as? [[String: Any]] ?? []
         let headerLengths = ["h12": 12, "fefd": 4]
@@ -72,7 +86,7 @@ import Testing
             let body = frame["body_length"] as? Int ?? -1
             let header = headerLengths[frame["framing"] as? String ?? ""] ?? -1
             let whole = length == header + body && offset + length <= bytes
-                && !gaps.contains { offset < $0.0 + $0.1 && $0.0 < offset + length }
+                && !(gaps + discarded).contains { offset < $0.0 + $0.1 && $0.0 < offset + length }
             if whole { expected.append([offset, body, commands[frame["cmd"] as? String ?? ""] ?? -1]) }
         }
         let decoded = records.filter { $0["type"] as? String == "frame" }.map { record -> [Int] in
@@ -104,6 +118,11 @@ import Testing
         #expect(times.count == records.count)
         #expect(times.allSatisfy { $0.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z/) != nil }, "\(label): RFC 3339")
         #expect(times == times.sorted(), "\(label): in capture order")
+    }
+
+    /// A notice's type and values, in a comparable form.
+    private static func noticeKey(_ record: [String: Any]) -> String {
+        ["type", "seq", "expected", "offset", "length", "kept"].compactMap { key in record[key].map { "\(key)=\($0)" } }.joined(separator: " ")
     }
 
     /// Loopback files name the port; hand-built ones use 7000 for h12, 7001 for fefd (README).

@@ -12,12 +12,19 @@ private func parse(_ spec: String) throws -> FrameFormat {
     try FrameFormat(spec: spec)
 }
 
-private func specError(_ spec: String) -> FormatSpecError? {
+func specError(_ spec: String) -> FormatSpecError? {
     do {
         _ = try FrameFormat(spec: spec)
         return nil
     } catch {
         return error
+    }
+}
+
+/// Expects each spec of `table` to fail at its column, expecting its text.
+func expectSpecErrors(_ table: [(spec: String, column: Int, expected: String)], sourceLocation: SourceLocation = #_sourceLocation) {
+    for (spec, column, expected) in table {
+        #expect(specError(spec) == FormatSpecError(column: column, expected: expected), "\(spec)", sourceLocation: sourceLocation)
     }
 }
 
@@ -204,7 +211,7 @@ struct FormatSpecErrorTests {
             _ = try FrameFormat(nameOrSpec: "fefx")
             Issue.record("expected an error")
         } catch {
-            #expect(error == FormatSpecError(column: 1, expected: "a preset name (fefd, h12, u16, u32, tls) or a spec like len:u16, got 'fefx'"))
+            #expect(error == FormatSpecError(column: 1, expected: "a preset name (fefd, h12, u16, u32, tls, varint, lines, mqtt) or a spec like len:u16, got 'fefx'"))
         }
     }
 

@@ -51,6 +51,9 @@ struct PresetTests {
             "u16": "len:u16",
             "u32": "len:u32",
             "tls": "type:u8=20..24 version:u16=0x0300..0x0304 len:u16 max=18437",
+            "varint": "len:varint5",
+            "lines": "delim=\\n,\\r\\n max=64K",
+            "mqtt": "type:b4=1..15 flags:b4 len:varint4 max=268435460",
         ]
         for preset in FrameFormat.presets {
             let parsed = try FrameFormat(spec: try #require(specs[preset.name]))
@@ -58,11 +61,12 @@ struct PresetTests {
             #expect(parsed.maxFrameLength == preset.maxFrameLength, "\(preset.name)")
             #expect(parsed.lengthCounts == preset.lengthCounts && parsed.lengthAdjustment == preset.lengthAdjustment)
             #expect(parsed.payloadOffset == preset.payloadOffset)
+            #expect(parsed.delimiters == preset.delimiters && parsed.keepsDelimiter == preset.keepsDelimiter, "\(preset.name)")
         }
     }
 
     @Test func lookupByName() {
-        #expect(FrameFormat.presets.map(\.name) == ["fefd", "h12", "u16", "u32", "tls"])
+        #expect(FrameFormat.presets.map(\.name) == ["fefd", "h12", "u16", "u32", "tls", "varint", "lines", "mqtt"])
         for preset in FrameFormat.presets {
             #expect(FrameFormat.preset(named: preset.name) == preset)
         }

@@ -29,10 +29,10 @@ import Testing
         let path = Self.captures + name
         var direct: [String] = []
         let directStatistics = try CaptureSource(path: path, opened: InputKind.Opened(prefix: [], stream: nil))
-            .run(limits: .default) { direct.append(Self.describe($0, $1)) }
+            .run(limits: .default, overlapPolicy: .linux) { direct.append(Self.describe($0, $1)) }
         var ahead: [String] = []
         let aheadStatistics = try CaptureReadAhead.run(CaptureSource(path: path, opened: InputKind.Opened(prefix: [], stream: nil)),
-                                                       limits: .default) { ahead.append(Self.describe($0, $1)) }
+                                                       limits: .default, overlapPolicy: .linux) { ahead.append(Self.describe($0, $1)) }
         #expect(direct.count > 5)
         #expect(ahead == direct)
         #expect(aheadStatistics.packets == directStatistics.packets && aheadStatistics.segments == directStatistics.segments)
@@ -48,7 +48,7 @@ import Testing
         var seen = 0
         #expect(throws: Stop(at: failAt)) {
             try CaptureReadAhead.run(CaptureSource(path: Self.captures + "h12-large.pcap", opened: InputKind.Opened(prefix: [], stream: nil)),
-                                     limits: .default) { _, _ in
+                                     limits: .default, overlapPolicy: .linux) { _, _ in
                 if seen == failAt { throw Stop(at: failAt) }
                 seen += 1
             }

@@ -22,6 +22,21 @@ import Testing
         #expect(FormatDescription.spec(.tls) == "type:u8=20..24 version:u16=0x0300..0x0304 len:u16 max=18437")
     }
 
+    /// Varints, bit fields, computed lengths and delimiter formats are written back as specs
+    /// that parse to the same layout.
+    @Test(arguments: [
+        "id:varint seq:u16 len:varint4",
+        "ver:b4=4 ihl:b4 tos:u8 rest:u16 length=ihl*4+rest counts=frame",
+        "head_length:u32 body_length:u32 length=head_length+body_length counts=frame adjust=-3",
+        "delim=##\\r\\n,\\x3B,\\s\\,\\\\ keepdelim=yes max=4096 strip=1",
+    ])
+    func newConstructsRoundTrip(_ spec: String) throws {
+        let format = try FrameFormat(spec: spec)
+        let written = FormatDescription.spec(format)
+        #expect(written == spec)
+        #expect(try FrameFormat(spec: written) == renamed(format, written))
+    }
+
     @Test func everyOptionAndFieldKindRoundTrips() throws {
         let format = try FrameFormat(
             name: "custom",

@@ -16,6 +16,27 @@ struct FuzzCampaignTests {
         }
     }
 
+    /// Random layouts include every construct the decoder has: varints, bit fields, computed
+    /// lengths with multipliers, and delimiter formats; and small cases over them pass.
+    @Test func randomLayoutsCoverVarintsBitFieldsComputedLengthsAndDelimiters() {
+        var random = FuzzRandom(seed: 77)
+        var seen: Set<String> = []
+        var checked = 0
+        for _ in 0..<400 {
+            let format = RandomLayout.make(&random)
+            if format.isDelimited { seen.insert("delimited") }
+            if format.fields.contains(where: \.isVarint) { seen.insert("varint") }
+            if format.fields.contains(where: { $0.bitCount != nil }) { seen.insert("bits") }
+            if format.lengthFieldIndices.count > 1 { seen.insert("computed") }
+            if format.fields.contains(where: { $0.lengthMultiplier > 1 }) { seen.insert("multiplier") }
+            let fuzzCase = FuzzCase(seed: random.next(), format: format, byteBudget: 1024)
+            guard fuzzCase.approximateByteCount < 2048, checked < 60 else { continue }
+            #expect(fuzzCase.check() == [], "case seed \(fuzzCase.seed), layout \(format.fields.map(\.name)) \(format.delimiters)")
+            checked += 1
+        }
+        #expect(seen == ["delimited", "varint", "bits", "computed", "multiplier"])
+    }
+
     @Test func aCaseSeedRegeneratesTheCase() {
         let fuzzer = FrameFuzzer(layouts: [.format(.h12)], seed: 99)
         let seed = fuzzer.caseSeed(17)

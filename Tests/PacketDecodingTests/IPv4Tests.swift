@@ -59,9 +59,13 @@ import Testing
     @Test mutating func totalLengthBeyondTheWire() {
         var raw = PacketParser(linkType: .raw)
         let packet = PacketBuilder.ipv4(totalLength: 1500, payload: PacketBuilder.tcp(payload: payload))
-        #expect(raw.outcome(packet) == .malformed(.ipLengthExceedsWireLength(ipLength: 1500, wireLength: 240), offset: 2))
-        // The same packet cut by a snaplen from 1500 bytes on the wire is fine.
+        // Beyond a wire length that says the packet was cut (by 10 bytes): the header lies.
+        #expect(raw.outcome(packet, wireLength: 250) == .malformed(.ipLengthExceedsWireLength(ipLength: 1500, wireLength: 250), offset: 2))
+        // Cut by a snaplen from 1500 bytes on the wire: the rest is missing.
         #expect(raw.outcome(packet, wireLength: 1500).segment?.missing == 1500 - 40 - 200)
+        // A record that says nothing was cut (caplen = len): the bytes present, the rest missing.
+        #expect(raw.outcome(packet).segment?.payload == payload)
+        #expect(raw.outcome(packet).segment?.missing == 1500 - 40 - 200)
     }
 
     @Test mutating func zeroTotalLengthFromSegmentationOffloadUsesTheWireLength() {

@@ -56,7 +56,10 @@ import Testing
 
     @Test mutating func payloadLengthBeyondTheWire() {
         let packet = PacketBuilder.ipv6(payloadLength: 1000, upperLayer: PacketBuilder.tcp())
-        #expect(parser.outcome(packet) == .malformed(.ipLengthExceedsWireLength(ipLength: 1040, wireLength: 60), offset: 4))
+        #expect(parser.outcome(packet, wireLength: packet.count + 10)
+                == .malformed(.ipLengthExceedsWireLength(ipLength: 1040, wireLength: 70), offset: 4), "cut by 10 bytes: the header lies")
+        // Nothing cut by the capture record (caplen = len): the bytes present, the rest missing.
+        #expect(parser.outcome(packet).segment?.missing == 1000 - 20)
     }
 
     @Test mutating func fragmentsAreReassembled() {

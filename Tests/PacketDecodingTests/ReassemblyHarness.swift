@@ -7,7 +7,9 @@ enum RecordedEvent: Equatable {
     case gap(Int, StreamDirection, offset: UInt64, length: UInt64, GapCause)
     case directionClosed(Int, StreamDirection, offset: UInt64, DirectionCloseReason)
     case closed(Int, ConnectionCloseReason)
+    case forgotten(Int)
     case limit(ReassemblyLimit, Int, StreamDirection?)
+    case notice(ReassemblyNotice, Int, StreamDirection)
 }
 
 let client = Endpoint(address: .v4(0x0A00_0001), port: 40000)
@@ -21,8 +23,8 @@ struct ReassemblyHarness {
     var summaries: [Int: ConnectionSummary] = [:]
     var time: Int64 = 0
 
-    init(limits: ReassemblyLimits = .default) {
-        reassembler = TCPReassembler(limits: limits)
+    init(limits: ReassemblyLimits = .default, overlapPolicy: OverlapPolicy = .linux) {
+        reassembler = TCPReassembler(limits: limits, overlapPolicy: overlapPolicy)
     }
 
     mutating func send(_ source: Endpoint = client, _ destination: Endpoint = server, seq: UInt32, ack: UInt32? = nil,
@@ -77,13 +79,17 @@ extension ReassemblyEvent {
             (.closed(summary.connection, reason), summary)
         case .limitHit(let limit, let connection, let direction):
             (.limit(limit, connection, direction), nil)
+        case .notice(let notice, let connection, let direction):
+            (.notice(notice, connection, direction), nil)
+        case .connectionForgotten(let summary):
+            (.forgotten(summary.connection), summary)
         }
     }
 }
 
 extension ReassemblyHarness {
-    /// The delivered bytes of one direction, with each gap as `nil`s; `nil` if the data and gap
-    /// events do not tile the stream from offset 0 without overlap.
+    /// The delivered bytes of one direction, with each gap and discarded range as `nil`s; `nil`
+    /// if the data, gap and discarded events do not tile the stream from offset 0 without overlap.
     func stream(_ connection: Int = 1, _ direction: StreamDirection = .clientToServer) -> [UInt8?]? {
         var bytes: [UInt8?] = []
         for event in events {
@@ -91,7 +97,8 @@ extension ReassemblyHarness {
             case .data(connection, direction, let offset, let data):
                 guard offset == UInt64(bytes.count) else { return nil }
                 bytes += data.map { $0 }
-            case .gap(connection, direction, let offset, let length, _):
+            case .gap(connection, direction, let offset, let length, _),
+                 .notice(.discarded(let offset, let length, _), connection, direction):
                 guard offset == UInt64(bytes.count) else { return nil }
                 bytes += Array(repeating: nil, count: Int(length))
             default:
@@ -106,6 +113,14 @@ extension ReassemblyHarness {
         events.flatMap { event -> [UInt8] in
             if case .data(connection, direction, _, let data) = event { return data }
             return []
+        }
+    }
+
+    /// The notices of one direction.
+    func notices(_ connection: Int = 1, _ direction: StreamDirection = .clientToServer) -> [ReassemblyNotice] {
+        events.compactMap { event in
+            if case .notice(let notice, connection, direction) = event { return notice }
+            return nil
         }
     }
 

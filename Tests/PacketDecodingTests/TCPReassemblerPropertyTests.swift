@@ -64,7 +64,7 @@ struct TCPReassemblerPropertyTests {
         #expect(statistics?.capturedBytes == statistics.map { $0.deliveredBytes + $0.retransmittedBytes + $0.ignoredBytes })
     }
 
-    @Test("losses, peer ACKs and small limits: data + gaps tile the stream, data matches the original",
+    @Test("losses, peer ACKs and small limits: data, gaps and discarded ranges tile the stream, data matches the original",
           arguments: 0..<100)
     func withLoss(seed: UInt64) {
         var random = FuzzRandom(seed: seed &+ 1_000)
@@ -90,8 +90,13 @@ struct TCPReassemblerPropertyTests {
             }
         }
         let statistics = harness.summaries[1]?.clientToServer
-        #expect(statistics.map { $0.deliveredBytes + $0.gapBytes } == UInt64(scenario.stream.count))
-        #expect(statistics?.capturedBytes == statistics.map { $0.deliveredBytes + $0.retransmittedBytes + $0.ignoredBytes })
+        let discarded = harness.notices().reduce(UInt64(0)) { total, notice in
+            guard case .discarded(_, let length, _) = notice else { return total }
+            return total + length
+        }
+        #expect(statistics.map { $0.deliveredBytes + $0.gapBytes + discarded } == UInt64(scenario.stream.count))
+        #expect(statistics?.capturedBytes
+                == statistics.map { $0.deliveredBytes + $0.retransmittedBytes + $0.ignoredBytes + $0.discardedBytes })
         #expect(harness.reassembler.outOfOrderBytesHeld == 0)
     }
 

@@ -66,36 +66,70 @@ struct TCPReassemblerTests {
         #expect(h.summaries[1]?.clientToServer.capturedBytes == 7)
     }
 
-    /// Overlapping copies whose bytes differ, in the client-to-server direction after a SYN at 99.
+    /// Overlapping copies with different bytes, in the client-to-server direction after a SYN at
+    /// 99, under one overlap policy.
     struct OverlapCase: Sendable, CustomTestStringConvertible {
         var title: String
+        var policy: OverlapPolicy
         /// Sequence number and payload of each segment, in capture order.
         var segments: [(seq: UInt32, payload: String)]
         var stream: String
         var retransmittedBytes: UInt64
-        var testDescription: String { title }
+        /// The `overlap` notices: offset, length, whether the later copy was kept.
+        var overlaps: [(offset: UInt64, length: UInt64, later: Bool)]
+        var testDescription: String { "\(policy): \(title)" }
     }
 
-    static let overlapCases: [OverlapCase] = [
-        OverlapCase(title: "overlap after delivery: the delivered (first) copy wins",
-                    segments: [(100, "abcd"), (102, "XYef")], stream: "abcdef", retransmittedBytes: 2),
-        OverlapCase(title: "overlap while held: the first captured copy wins",
-                    segments: [(100, "ab"), (104, "ef"), (104, "XY"), (102, "cdZZ")], stream: "abcdef", retransmittedBytes: 4),
-        OverlapCase(title: "a segment overlapping held data on both sides fills only the uncovered parts",
-                    segments: [(110, String(repeating: "K", count: 10)),     // [10, 20)
-                               (105, String(repeating: "n", count: 20)),     // [5, 25)
-                               (100, String(repeating: "a", count: 7))],     // [0, 7)
-                    stream: "aaaaa" + "nnnnn" + "KKKKKKKKKK" + "nnnnn", retransmittedBytes: 10 + 2),
+    static let afterDelivery: [(seq: UInt32, payload: String)] = [(100, "abcd"), (102, "XYef")]
+    /// [0,2) delivered; [4,6) held as "ef", then "XY" (same range), then "cdZZ" fills the hole.
+    static let whileHeld: [(seq: UInt32, payload: String)] = [(100, "ab"), (104, "ef"), (104, "XY"), (102, "cdZZ")]
+    /// [10,20) held as K, then n over [5,25), then a over [0,7) fills the hole.
+    static let bothSides: [(seq: UInt32, payload: String)] = [
+        (110, String(repeating: "K", count: 10)), (105, String(repeating: "n", count: 20)), (100, String(repeating: "a", count: 7)),
     ]
 
-    @Test("overlapping copies with different bytes: the first captured copy of each byte wins", arguments: overlapCases)
-    func overlapKeepsTheFirstCopy(_ overlap: OverlapCase) {
-        var h = ReassemblyHarness()
+    static let overlapCases: [OverlapCase] = OverlapPolicy.allCases.flatMap { policy -> [OverlapCase] in
+        let later = policy != .first
+        return [
+            OverlapCase(title: "overlap after delivery: the delivered copy stays under every policy", policy: policy,
+                        segments: afterDelivery, stream: "abcdef", retransmittedBytes: 2, overlaps: [(2, 2, false)]),
+            OverlapCase(title: "overlap while held, same range, then a hole-filling segment over it", policy: policy,
+                        segments: whileHeld,
+                        // Same start and end: only `last` takes the second copy; the hole-filling
+                        // segment wins under `last` and `linux` (tcp_data_queue queues it in order).
+                        stream: policy == .first ? "abcdef" : "abcdZZ", retransmittedBytes: 4,
+                        overlaps: [(4, 2, policy == .last), (4, 2, later)]),
+            OverlapCase(title: "a segment overlapping held data on both sides", policy: policy,
+                        segments: bothSides,
+                        // `linux`: n starts before the K chunk, a before n: each later one wins.
+                        stream: policy == .first ? "aaaaa" + "nnnnn" + "KKKKKKKKKK" + "nnnnn" : "aaaaaaa" + String(repeating: "n", count: 18),
+                        retransmittedBytes: 10 + 2, overlaps: [(10, 10, later), (5, 2, later)]),
+        ]
+    }
+
+    @Test("overlapping copies with different bytes: the policy picks the copy, every difference is a notice",
+          arguments: overlapCases)
+    func overlapPolicy(_ overlap: OverlapCase) {
+        var h = ReassemblyHarness(overlapPolicy: overlap.policy)
         h.send(seq: 99, [.syn])
         for segment in overlap.segments { h.send(seq: segment.seq, text(segment.payload)) }
         h.finish()
         #expect(h.stream() == text(overlap.stream))
         #expect(h.summaries[1]?.clientToServer.retransmittedBytes == overlap.retransmittedBytes)
+        #expect(h.notices() == overlap.overlaps.map { .overlap(offset: $0.offset, length: $0.length, kept: $0.later ? .later : .earlier) })
+    }
+
+    @Test("identical overlapping copies are no notice, under every policy", arguments: OverlapPolicy.allCases)
+    func identicalOverlapIsNoNotice(_ policy: OverlapPolicy) {
+        var h = ReassemblyHarness(overlapPolicy: policy)
+        h.send(seq: 99, [.syn])
+        h.send(seq: 100, text("ab"))
+        h.send(seq: 104, text("efgh"))
+        h.send(seq: 102, text("cdef"))
+        h.send(seq: 101, text("bcdefg"))
+        h.finish()
+        #expect(h.stream() == text("abcdefgh"))
+        #expect(h.notices().isEmpty)
     }
 
     @Test("sequence numbers wrap across 2^32 with segments out of order")
@@ -201,13 +235,21 @@ struct TCPReassemblerTests {
         ])
     }
 
-    @Test("RST reports the holes as gaps and closes both directions")
-    func reset() {
+    /// Either side resets: the server, which has sent nothing (no sequence number to check), or
+    /// the client at its own next sequence number past its hole (taken: the capture holds none of
+    /// the receiver's ACKs, docs/reassembly.md "RST").
+    @Test("RST with none of the peer's acknowledgments in the capture: holes are gaps, both directions close",
+          arguments: [StreamDirection.serverToClient, .clientToServer])
+    func reset(_ resetting: StreamDirection) {
         var h = ReassemblyHarness()
         h.send(seq: 99, [.syn])
         h.send(seq: 100, text("abc"))
         h.send(seq: 106, text("ghi"))
-        h.send(server, client, seq: 0, [.rst], text("bye"))
+        if resetting == .serverToClient {
+            h.send(server, client, seq: 0, [.rst], text("bye"))
+        } else {
+            h.send(seq: 109, [.rst], text("bye"))
+        }
         #expect(Array(h.events.dropFirst(2)) == [
             .gap(1, .clientToServer, offset: 3, length: 3, .segmentsMissing),
             .data(1, .clientToServer, offset: 6, text("ghi")),
@@ -216,7 +258,7 @@ struct TCPReassemblerTests {
             .closed(1, .reset),
         ])
         #expect(h.summaries[1]?.state == .reset)
-        #expect(h.summaries[1]?.serverToClient.ignoredBytes == 3)
+        #expect(h.summaries[1]?[resetting].ignoredBytes == 3)
     }
 
     @Test("a hole before the FIN becomes a gap when the peer acknowledges the FIN")

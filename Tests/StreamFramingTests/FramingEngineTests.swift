@@ -107,9 +107,31 @@ import Testing
         var recorder = FramingRecorder(FramingConfiguration(maxUndecidedBytes: 100))
         recorder.open(1)
         try recorder.receive(Array(repeating: 0x41, count: 50), 1)
-        #expect(throws: FormatDetectionError.self) { try recorder.receive(Array(repeating: 0x41, count: 1 << 20), 1) }
+        // Over the budget: the stream is given up, what it held and the new input are skips, nothing is copied.
+        try recorder.receive(Array(repeating: 0x41, count: 1 << 20), 1)
         let stream = recorder.engine.stream(StreamKey(connection: 1, direction: .clientToServer))!
-        #expect(stream.heldByteCount == 50)
+        #expect(stream.heldByteCount == 0)
+        #expect(recorder.outputs.map { "\($0.kind)@\($0.offset)+\($0.byteCount)" } == ["skip@0+50", "skip@50+\(1 << 20)"])
+        #expect(recorder.engine.skippedStreams == 1)
+    }
+
+    @Test func givenUpStreamsLetDetectionGoOnInBoundedMemory() throws {
+        var recorder = FramingRecorder(FramingConfiguration(maxUndecidedBytes: 100))
+        for connection in 1...5 {
+            recorder.open(connection)
+            try recorder.receive(Array(repeating: 0x41, count: 40), connection)
+        }
+        #expect(recorder.engine.skippedStreams == 3, "200 bytes waiting over a 100-byte budget: the 3 oldest are given up")
+        try recorder.gap(10, 1)
+        try recorder.receive(Array(repeating: 0x42, count: 5), 1)
+        recorder.open(6)
+        try recorder.receive(h12Frames(2), 6)
+        try recorder.finish()
+        let first = recorder.outputs.filter { $0.connection == 1 }.map { "\($0.kind)@\($0.offset)+\($0.byteCount)" }
+        #expect(first == ["skip@0+40", "gap@40+10", "skip@50+5"], "a given-up stream stays skipped, offsets continue")
+        #expect(recorder.outputs.filter { $0.connection == 6 }.map(\.kind) == ["frame", "frame"])
+        #expect(recorder.outputs.filter { $0.connection == 5 }.map(\.kind) == ["skip"], "still waiting: decoded with the format found")
+        #expect(recorder.events.contains { $0.connection == 5 && $0.kind == "assumed" })
     }
 
     @Test func aGapTruncatesThePartialFrameAndResyncs() throws {

@@ -97,6 +97,10 @@ struct FramingRecorder {
             return on(stream, "undetectable", 0, UInt64(firstBytes.count))
         case .limit(let limit, let stream):
             return on(stream, "limit \(limit)")
+        case .notice(.discarded(let offset, let length, _), let stream):
+            return on(stream, "discarded", offset, length)
+        case .notice(let notice, let stream):
+            return on(stream, "notice \(notice)")
         case .connectionClosed(let client, _):
             return on(client, "closed")
         }

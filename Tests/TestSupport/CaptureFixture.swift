@@ -62,6 +62,12 @@ package struct CaptureFixture: CustomTestStringConvertible, Sendable {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
+    /// The options its goldens are decoded with (the summary's `decode_options`, e.g.
+    /// `--overlap-policy last`); none for most.
+    package func decodeOptions() throws -> [String] {
+        try summary()["decode_options"] as? [String] ?? []
+    }
+
     /// The lines of the checked-in `NAME.expected.jsonl`, parsed.
     package func expectedLines() throws -> [[String: Any]] {
         let text = try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(expectedPath("jsonl")), encoding: .utf8)

@@ -13,6 +13,7 @@ package struct StreamsRun {
         package var packets: Int
         package var retransmittedBytes: Int
         package var outOfOrderSegments: Int
+        package var ignoredBytes: Int
         package var file: String?
     }
 
@@ -47,7 +48,8 @@ package struct StreamsRun {
                 directions.append(Direction(
                     bytes: bytes, listedBytes: listed["bytes"] as? Int ?? -1, gaps: listed["gap_list"] as? [String] ?? [],
                     packets: listed["packets"] as? Int ?? -1, retransmittedBytes: listed["retransmitted_bytes"] as? Int ?? -1,
-                    outOfOrderSegments: listed["out_of_order_segments"] as? Int ?? -1, file: file))
+                    outOfOrderSegments: listed["out_of_order_segments"] as? Int ?? -1,
+                    ignoredBytes: listed["ignored_bytes"] as? Int ?? -1, file: file))
             }
             connections.append(Connection(
                 number: line["conn"] as? Int ?? -1, client: line["client"] as? String ?? "", server: line["server"] as? String ?? "",

@@ -57,7 +57,8 @@ package enum Tshark {
         return followed
     }
 
-    private static func hexBytes(_ hex: Substring) -> [UInt8] {
+    /// Bytes from hex digits, upper or lower case; other characters are passed over.
+    package static func hexBytes(_ hex: some StringProtocol) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(hex.utf8.count / 2)
         var high: UInt8?

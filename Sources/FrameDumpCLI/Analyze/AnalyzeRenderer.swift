@@ -12,12 +12,14 @@ struct AnalyzeRenderer: OutputRenderer {
 
     mutating func add(_ format: FrameFormat) -> Int { analyzer.add(format) }
 
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?, into buffer: inout [UInt8]) {
-        guard let label, let time else { return }
+    mutating func render(_ output: FrameDecoderOutput, format: Int?, label: StreamLabel?, time: Timestamp?, into buffer: inout [UInt8]) {
+        // A stream with no format (given up while none was known) has no frames to analyze.
+        guard let format, let label, let time else { return }
         analyzer.receive(output, format: format, label: label, time: time)
     }
 
     mutating func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {}
+    mutating func renderNotice(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {}
     mutating func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int, into buffer: inout [UInt8]) {}
     mutating func renderFragmentsDropped(_ drop: IPDefragmenter.Drop, time: Timestamp, into buffer: inout [UInt8]) {}
     mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8]) {}

@@ -98,11 +98,11 @@ enum CaptureDecoding {
             do {
                 if packetObserver == nil, frameLimit == nil, !flushesEachPacket {
                     // A file: read ahead on a second thread (same events, same order).
-                    statistics = try CaptureReadAhead.run(source, limits: limits.reassembly) { event, time in
+                    statistics = try CaptureReadAhead.run(source, limits: limits.reassembly, overlapPolicy: limits.overlapPolicy) { event, time in
                         try session.consume(event, at: time)
                     }
                 } else {
-                    statistics = try source.run(limits: limits.reassembly, packetObserver: packetObserver, packetDone: {
+                    statistics = try source.run(limits: limits.reassembly, overlapPolicy: limits.overlapPolicy, packetObserver: packetObserver, packetDone: {
                         if flushesEachPacket, !context.output.buffer.isEmpty { try context.output.flush() }
                         return !session.reachedFrameLimit
                     }) { event, time in try session.consume(event, at: time) }

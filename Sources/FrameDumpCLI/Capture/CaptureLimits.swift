@@ -6,13 +6,15 @@ import StreamFraming
 /// out-of-order bytes, connections, idle time) and, for the commands that frame (`decode`,
 /// `capture`), the frame decoders' (the longest frame, the bytes of partial frames all streams
 /// together may hold). Every one has a finite default, and reaching one is a `limit` event
-/// (docs/reassembly.md, "Limits").
+/// (docs/reassembly.md, "Limits"). With them, the reassembler's overlap policy.
 ///
 /// Built by the commands from their parsed option groups (``ReassemblyOptions``,
 /// ``FramingOptions``); capture code never sees the command line.
 struct CaptureLimits {
     /// Out-of-order bytes, connections and idle time for the reassembler.
     var reassembly = ReassemblyLimits.default
+    /// `--overlap-policy`: which copy of overlapping segment bytes the reassembler keeps.
+    var overlapPolicy = OverlapPolicy.linux
     /// The frame decoders' bounds: the longest frame, the partial-frame budget.
     var frameBounds = FramingOptions()
 
@@ -22,6 +24,7 @@ struct CaptureLimits {
     /// The bounds `reassembly` and `framing` (the defaults when left out) set.
     init(reassembly: ReassemblyOptions, framing: FramingOptions = FramingOptions()) {
         self.reassembly = reassembly.limits
+        overlapPolicy = reassembly.overlapPolicy
         frameBounds = framing
     }
 

@@ -12,7 +12,7 @@ import PacketDecoding
 /// ```
 ///
 /// One producer, one consumer, first in first out: `receive` gets exactly the events, times and
-/// bytes, in exactly the order, that ``CaptureSource/run(limits:packetObserver:packetDone:_:)``
+/// bytes, in exactly the order, that ``CaptureSource/run(limits:overlapPolicy:packetObserver:packetDone:_:)``
 /// would give it, so the output is the same byte for byte. Memory stays bounded: at most
 /// ``maxQueuedBatches`` full batches wait, plus the one being filled and the one being decoded
 /// (each ≈ ``CaptureEventBatch/byteBudget``); a reader that gets ahead waits.
@@ -24,17 +24,17 @@ enum CaptureReadAhead {
     static let maxQueuedBatches = 2
 
     /// Reads every packet of `source` on a new thread and calls `receive` on this one with each
-    /// event, as ``CaptureSource/run(limits:packetObserver:packetDone:_:)`` does.
+    /// event, as ``CaptureSource/run(limits:overlapPolicy:packetObserver:packetDone:_:)`` does.
     ///
     /// - Returns: The packet counts (a read error is in `readError`, as there).
     /// - Throws: Whatever `receive` throws; the reading thread is stopped and waited for first.
-    static func run(_ source: CaptureSource, limits: ReassemblyLimits,
+    static func run(_ source: CaptureSource, limits: ReassemblyLimits, overlapPolicy: OverlapPolicy,
                     _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
-        let handoff = Handoff(source: source, limits: limits)
+        let handoff = Handoff(source: source, limits: limits, overlapPolicy: overlapPolicy)
         let thread = POSIXThread {
             var batch = CaptureEventBatch()
             let outcome = Result { () throws -> CaptureStatistics in
-                try handoff.source.run(limits: handoff.limits) { event, time in
+                try handoff.source.run(limits: handoff.limits, overlapPolicy: handoff.overlapPolicy) { event, time in
                     batch.append(event, at: time)
                     if batch.isFull { batch = try handoff.push(batch) }
                 }
@@ -67,6 +67,7 @@ enum CaptureReadAhead {
     private final class Handoff: @unchecked Sendable {
         let source: CaptureSource
         let limits: ReassemblyLimits
+        let overlapPolicy: OverlapPolicy
         private let condition = ConditionLock()
         private var full: [CaptureEventBatch] = []
         private var empty: [CaptureEventBatch] = []
@@ -74,9 +75,10 @@ enum CaptureReadAhead {
         /// Set when the reading thread ends: its statistics, or why it stopped.
         private var result: Result<CaptureStatistics, any Error>?
 
-        init(source: CaptureSource, limits: ReassemblyLimits) {
+        init(source: CaptureSource, limits: ReassemblyLimits, overlapPolicy: OverlapPolicy) {
             self.source = source
             self.limits = limits
+            self.overlapPolicy = overlapPolicy
         }
 
         /// Reading thread: queues `batch` (waiting while the queue is full) and returns an

@@ -63,6 +63,7 @@ struct CaptureSource {
     ///
     /// - Parameters:
     ///   - limits: The reassembly bounds.
+    ///   - overlapPolicy: Which copy of overlapping segment bytes is kept (`--overlap-policy`).
     ///   - reportsLatestCounters: Whether to send ``CaptureEvent/latestCounters(_:)`` at the end
     ///     (`streams` lists them; `decode` does not).
     ///   - packetObserver: Sees every packet read, before it is parsed (`capture -w` saves it).
@@ -70,12 +71,12 @@ struct CaptureSource {
     ///   - receive: Gets each event and its capture time.
     /// - Returns: Packet counts; a read error is in ``CaptureStatistics/readError``.
     /// - Throws: Whatever `receive`, `packetObserver` or `packetDone` throws.
-    func run(limits: ReassemblyLimits, reportsLatestCounters: Bool = false,
+    func run(limits: ReassemblyLimits, overlapPolicy: OverlapPolicy, reportsLatestCounters: Bool = false,
              packetObserver: ((CapturedPacket) throws -> Void)? = nil,
              packetDone: () throws -> Bool = { true },
              _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
         defer { progress?.finish() }
-        return try CaptureReassembly(source: reader, limits: limits).run(
+        return try CaptureReassembly(source: reader, limits: limits, overlapPolicy: overlapPolicy).run(
             reportsLatestCounters: reportsLatestCounters, packetObserver: packetObserver, packetDone: {
                 progress?.tick(bytesRead: (reader as? PcapReader)?.fileOffset)
                 return try packetDone()

@@ -11,10 +11,23 @@ struct ConnectionRecord {
     var closeReason: ConnectionCloseReason?
     /// Each direction's gaps as (stream offset, length), indexed by `StreamDirection.rawValue`.
     var gaps: [[(offset: UInt64, length: UInt64)]] = [[], []]
-    /// The limits reached for this connection, in order.
-    var limits: [ReassemblyLimit] = []
+    /// The limits reached for this connection, each once, in the order first reached, with how
+    /// many times.
+    var limits: [(limit: ReassemblyLimit, count: Int)] = []
+    /// The reassembler's notices about it (ignored RSTs, segments outside the stream, copies
+    /// that differ, discarded bytes).
+    var notices = 0
     /// Each direction's label, made once (indexed by `StreamDirection.rawValue`).
     let labels: [StreamLabel]
+
+    /// Counts one more time `limit` was reached.
+    mutating func note(_ limit: ReassemblyLimit) {
+        if let index = limits.firstIndex(where: { $0.limit == limit }) {
+            limits[index].count += 1
+        } else {
+            limits.append((limit, 1))
+        }
+    }
 
     init(number: Int, client: Endpoint, server: Endpoint, roles: RoleEvidence) {
         self.number = number

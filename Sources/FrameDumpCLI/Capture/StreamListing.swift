@@ -24,11 +24,11 @@ final class StreamListing {
         layers = tlsKeys.map(ConnectionLayers.init)
     }
 
-    /// Whether any byte is missing or any packet was bad: a gap, a limit reached, a malformed
-    /// packet, a dropped datagram, TLS not decrypted (exit status 2).
+    /// Whether any byte is missing or any packet was bad: a gap, a limit reached, a notice, a
+    /// malformed packet, a dropped datagram, TLS not decrypted (exit status 2).
     var hasProblems: Bool {
         malformedPackets > 0 || fragmentDrops > 0 || undecryptedRecords > 0
-            || records.values.contains { !$0.limits.isEmpty || $0.gaps.contains { !$0.isEmpty } }
+            || records.values.contains { !$0.limits.isEmpty || $0.notices > 0 || $0.gaps.contains { !$0.isEmpty } }
     }
 
     /// Passes one step of `number`'s TLS layer; its plaintext goes to the stream files.
@@ -92,12 +92,14 @@ final class StreamListing {
             records[summary.connection]?.closeReason = reason
             files?.finish(connection: summary.connection)
         case .stream(.limitHit(let limit, let number, _)):
-            records[number]?.limits.append(limit)
+            records[number]?.note(limit)
+        case .stream(.notice(_, let number, _)):
+            records[number]?.notices += 1
         case .malformedPacket:
             malformedPackets += 1
         case .fragmentsDropped:
             fragmentDrops += 1
-        case .latestCounters(let summary):
+        case .stream(.connectionForgotten(let summary)), .latestCounters(let summary):
             if records[summary.connection]?.closeReason != nil { records[summary.connection]?.summary = summary }
         }
     }
@@ -149,7 +151,9 @@ final class StreamListing {
         if statistics.retransmittedBytes > 0 { parts.append(counted(statistics.retransmittedBytes, "byte") + " retransmitted") }
         if statistics.outOfOrderSegments > 0 { parts.append("\(statistics.outOfOrderSegments) out-of-order") }
         if statistics.ignoredBytes > 0 { parts.append(counted(statistics.ignoredBytes, "byte") + " ignored") }
-        let limits = record.limits.map(\.description)
+        if statistics.discardedBytes > 0 { parts.append(counted(statistics.discardedBytes, "byte") + " discarded") }
+        if statistics.resetsIgnored > 0 { parts.append(counted(statistics.resetsIgnored, "RST") + " ignored") }
+        let limits = record.limits.map { $0.count == 1 ? "\($0.limit)" : "\($0.limit) (\($0.count) times)" }
         if direction == .clientToServer, !limits.isEmpty { parts.append("limits reached: " + limits.joined(separator: ", ")) }
         if let name = fileName(record, direction) { parts.append("→ \(name)") }
         return parts.joined(separator: "  ")
@@ -184,9 +188,11 @@ final class StreamListing {
                 appendDirection(record, direction, to: &buffer)
             }
             buffer.append(contentsOf: ",\"limits\":[".utf8)
-            for (index, limit) in record.limits.enumerated() {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                JSONString.append(limit.description, to: &buffer)
+            for (index, reached) in record.limits.enumerated() {
+                buffer.append(contentsOf: (index > 0 ? ",{\"limit\":" : "{\"limit\":").utf8)
+                JSONString.append(reached.limit.description, to: &buffer)
+                appendKey("count", number: UInt64(reached.count), to: &buffer)
+                buffer.append(UInt8(ascii: "}"))
             }
             buffer.append(contentsOf: "]}\n".utf8)
         }
@@ -219,6 +225,8 @@ final class StreamListing {
         appendKey("retransmitted_bytes", number: statistics.retransmittedBytes, to: &buffer)
         appendKey("out_of_order_segments", number: statistics.outOfOrderSegments, to: &buffer)
         appendKey("ignored_bytes", number: statistics.ignoredBytes, to: &buffer)
+        appendKey("discarded_bytes", number: statistics.discardedBytes, to: &buffer)
+        appendKey("resets_ignored", number: statistics.resetsIgnored, to: &buffer)
         if let name = files?.names[.init(connection: record.number, direction: direction)] {
             appendKey("file", string: name, to: &buffer)
         }

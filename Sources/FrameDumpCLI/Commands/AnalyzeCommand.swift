@@ -63,7 +63,7 @@ enum AnalyzeCommand: Command {
         let analyzer = Analyzer(policy: policy)
         var session = DecodeSession(configuration: limits.framing(format: options.format), renderer: AnalyzeRenderer(analyzer: analyzer),
                                     output: context.output)
-        let statistics = try CaptureReadAhead.run(source, limits: limits.reassembly) { event, time in
+        let statistics = try CaptureReadAhead.run(source, limits: limits.reassembly, overlapPolicy: limits.overlapPolicy) { event, time in
             try session.consume(event, at: time)
             analyzer.observe(event, at: time)
         }

@@ -27,6 +27,12 @@ enum FuzzCommand: Command {
         Without --format: every preset and random layouts, in turn. A failure prints the
         case seed, a command that reproduces it and a minimized input in hex; the run stops
         there with exit status 2. Progress goes to standard error when it is a terminal.
+
+        --target reassembly fuzzes TCP reassembly instead: random streams cut into segments,
+        extra copies (half with altered bytes), shuffled, RSTs at sequence numbers no receiver
+        expects mixed in, under a random overlap policy; every byte must be delivered once,
+        every RST ignored, and under first and last the bytes and the overlap notices must be
+        a byte-by-byte model's (docs/reassembly.md).
         """,
         options: [
             .value("format", short: "F", valueName: "NAME|SPEC|random",
@@ -34,6 +40,8 @@ enum FuzzCommand: Command {
             .value("seed", valueName: "N", help: "The campaign seed, decimal or 0x hex. Default: from the clock\n(printed, so the run can be repeated)."),
             .value("iterations", short: "n", valueName: "N", defaultValue: "2000", help: "Cases to run."),
             .value("time", valueName: "SECONDS", help: "Run for this long instead of a number of cases."),
+            .value("target", valueName: "decoder|reassembly", defaultValue: "decoder",
+                   help: "What to fuzz: the frame decoder, or TCP reassembly (RSTs,\noverlaps, overlap policies)."),
         ],
         positionals: []
     )
@@ -49,6 +57,11 @@ enum FuzzCommand: Command {
             budget = .cases(Int(clamping: try number(arguments.value("iterations") ?? "2000", option: "iterations")))
         }
 
+        switch arguments.value("target") ?? "decoder" {
+        case "decoder": break
+        case "reassembly": return runReassembly(seed: seed, budget: budget, context: context)
+        case let other: throw UsageError("invalid --target '\(other)': expected decoder or reassembly")
+        }
         var fuzzer = FrameFuzzer(layouts: layouts, seed: seed)
         let progress = Terminal.isTerminal(2)
         let watchdog = FuzzWatchdog.shared
@@ -97,6 +110,27 @@ enum FuzzCommand: Command {
             slowest case: \(slowest.nanoseconds / 1_000_000) ms, about \(slowest.bytes) bytes (seed \(hex(slowest.seed)))
 
             """)
+        return .success
+    }
+
+    /// `--target reassembly`: ``ReassemblyFuzzCase``s from the campaign seed until the budget is
+    /// used up or one fails, which is printed with its case seed.
+    private static func runReassembly(seed: UInt64, budget: Budget, context: CommandContext) -> ExitStatus {
+        StandardError.writeLine("framedump fuzz: seed \(hex(seed)), TCP reassembly")
+        var random = FuzzRandom(seed: seed)
+        let started = FuzzWatchdog.now()
+        var cases = 0, bytes = 0
+        while !budget.isUsedUp(cases: cases, since: started) {
+            let fuzzCase = ReassemblyFuzzCase(seed: random.next())
+            cases += 1
+            bytes += fuzzCase.byteCount
+            if let failure = fuzzCase.run() {
+                context.output.write("fuzz: reassembly case \(cases - 1) (case seed \(hex(fuzzCase.seed))) failed: \(failure)\n")
+                return .badInput
+            }
+        }
+        let seconds = (FuzzWatchdog.now() &- started) / 1_000_000_000
+        context.output.write("fuzz: \(cases) reassembly cases in \(seconds) s, \(bytes >> 10) KiB of segments, 0 failures; seed \(hex(seed))\n")
         return .success
     }
 

@@ -60,7 +60,7 @@ enum StreamsCommand: Command {
         source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: false)
         let files = try arguments.value("write-dir").map { directory throws(CommandFailure) in try StreamFileWriter(directory: directory) }
         let listing = StreamListing(files: files, tlsKeys: try TLSKeySource.keys(arguments, capture: path))
-        let statistics = try source.run(limits: limits.reassembly, reportsLatestCounters: true) { event, time in try listing.consume(event, at: time) }
+        let statistics = try source.run(limits: limits.reassembly, overlapPolicy: limits.overlapPolicy, reportsLatestCounters: true) { event, time in try listing.consume(event, at: time) }
         if arguments.flag("json") {
             context.output.buffer.append(contentsOf: listing.jsonLines(statistics))
         } else {

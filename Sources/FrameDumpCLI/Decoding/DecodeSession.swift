@@ -143,7 +143,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
                 }
             }
             return false
-        case .limitHit:
+        case .limitHit, .notice, .connectionForgotten:
             return false
         }
         return true
@@ -207,6 +207,11 @@ struct DecodeSession<Renderer: OutputRenderer> {
             StandardError.writeLine(
                 "framedump: \(engine.assumedStreams) streams in all fit no preset format and were decoded as \(engine.formats[0].name)")
         }
+        if engine.skippedStreams > 0 {
+            StandardError.writeLine(
+                "framedump: \(engine.skippedStreams) streams fit no preset format while no stream had shown one; "
+                    + "beyond the \(engine.configuration.maxUndecidedBytes) bytes they may hold waiting for one, their bytes were skipped")
+        }
         try sink.finish(hasFormat: !engine.formats.isEmpty)
     }
 
@@ -232,8 +237,8 @@ extension DecodeSession {
         /// The `--format`, limits applied, if one was given.
         var givenFormat: FrameFormat?
         var summary = DecodeSummary()
-        /// Events that mean lost or undecodable data besides the decoder's: limits reached,
-        /// malformed packets, dropped fragments.
+        /// Events that mean lost or undecodable data besides the decoder's and the reassembler's
+        /// notices (counted in ``summary``): limits reached, malformed packets, dropped fragments.
         var problems = 0
         var frameLimit: Int?
         var observer: ((StreamKey, FrameDecoderOutput) throws -> Void)?
@@ -268,12 +273,13 @@ extension DecodeSession {
         mutating func receive(_ decoded: FrameDecoderOutput, from stream: FramedStream<StreamContext>) throws {
             guard !reachedFrameLimit else { return }
             summary.count(decoded)
-            let format = stream.formatIndex!
+            // `nil` for a stream given up while no format was known: its bytes are skips.
+            let format = stream.formatIndex
             // Held in a local, the context keeps its label alive for the call, so the label is
             // passed in place rather than copied.
             let context = stream.context
             if let totals = context.totals {
-                if totals.format == nil { totals.format = formats[format] }
+                if totals.format == nil, let format { totals.format = formats[format] }
                 totals.count(decoded)
             }
             let time = context.isTimed ? stream.time : nil
@@ -303,6 +309,12 @@ extension DecodeSession {
                 problems += 1
                 guard !reachedFrameLimit, let label = stream.context.label else { return }
                 renderer.renderLimit(limit, label: label, time: stream.time, into: &output.buffer)
+                try output.flushIfBlockFull()
+            case .notice(let notice, let stream):
+                guard !reachedFrameLimit else { return }
+                summary.count(notice)
+                guard let label = stream.context.label else { return }
+                renderer.renderNotice(notice, label: label, time: stream.time, into: &output.buffer)
                 try output.flushIfBlockFull()
             case .connectionClosed(let client, let server):
                 guard keepsTotals, let label = client.context.label else { return }

@@ -11,6 +11,10 @@ import TLSDecryption
 /// {"type":"frame","conn":1,"src":"10.0.0.1:40000","dst":"10.0.0.2:7000","ts":"2023-11-14T22:13:20.004000148Z","offset":0,…}
 /// {"type":"gap","conn":1,"src":…,"dst":…,"ts":…,"offset":69,"length":65}
 /// {"type":"limit","conn":7,"src":…,"dst":…,"ts":…,"limit":"out_of_order_bytes_per_direction"}
+/// {"type":"rst_ignored","conn":1,"dir":"s2c",…,"ts":…,"seq":5201,"expected":5101}
+/// {"type":"out_of_window","conn":1,…,"seq":2147488749,"expected":5101,"length":100}
+/// {"type":"overlap","conn":1,…,"offset":40,"length":30,"kept":"first"}
+/// {"type":"discarded","conn":1,…,"offset":100,"length":200,"captured":100}
 /// {"type":"malformed_packet","ts":…,"packet":17,"offset":34,"reason":"truncated TCP header"}
 /// {"type":"fragments_dropped","ts":…,"src":"10.0.0.1","dst":"10.0.0.2","id":7,"reason":"end_of_capture","length":128}
 /// {"type":"tls","conn":1,"dir":"c2s",…,"version":"TLS 1.3","cipher_suite":"TLS_AES_128_GCM_SHA256","sni":"localhost","alpn":["h12"],"keys":true,…}
@@ -35,16 +39,57 @@ struct JSONLinesOutputRenderer: OutputRenderer {
         return writers.count - 1
     }
 
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?,
+    mutating func render(_ output: FrameDecoderOutput, format: Int?, label: StreamLabel?, time: Timestamp?,
                          into buffer: inout [UInt8]) {
-        writers[format].render(output, label: label, time: time, into: &buffer)
+        if let format {
+            writers[format].render(output, label: label, time: time, into: &buffer)
+        } else {
+            // A skip or a gap reads no field: any layout renders it.
+            unframed.render(output, label: label, time: time, into: &buffer)
+        }
     }
+
+    /// The writer of the outputs of streams that have no format.
+    private var unframed = JSONLinesWriter(format: .u32, includesPayload: false)
 
     func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: "{\"type\":\"limit\"".utf8)
         JSONLinesWriter.appendStreamKeys(label: label, time: time, to: &buffer)
         buffer.append(contentsOf: ",\"limit\":".utf8)
         JSONString.append(Self.name(of: limit), to: &buffer)
+        buffer.append(contentsOf: "}\n".utf8)
+    }
+
+    func renderNotice(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+        func number(_ key: String, _ value: UInt64) {
+            buffer.append(contentsOf: ",\"\(key)\":".utf8)
+            ByteFormatting.appendDecimal(value, to: &buffer)
+        }
+        let type = switch notice {
+        case .resetIgnored: "rst_ignored"
+        case .outOfWindow: "out_of_window"
+        case .overlap: "overlap"
+        case .discarded: "discarded"
+        }
+        buffer.append(contentsOf: "{\"type\":\"\(type)\"".utf8)
+        JSONLinesWriter.appendStreamKeys(label: label, time: time, to: &buffer)
+        switch notice {
+        case .resetIgnored(let sequenceNumber, let expected):
+            number("seq", UInt64(sequenceNumber))
+            number("expected", UInt64(expected))
+        case .outOfWindow(let sequenceNumber, let expected, let byteCount):
+            number("seq", UInt64(sequenceNumber))
+            number("expected", UInt64(expected))
+            number("length", byteCount)
+        case .overlap(let offset, let length, let kept):
+            number("offset", offset)
+            number("length", length)
+            buffer.append(contentsOf: ",\"kept\":\"\(kept)\"".utf8)
+        case .discarded(let offset, let length, let capturedBytes):
+            number("offset", offset)
+            number("length", length)
+            number("captured", capturedBytes)
+        }
         buffer.append(contentsOf: "}\n".utf8)
     }
 

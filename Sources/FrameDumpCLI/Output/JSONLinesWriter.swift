@@ -69,6 +69,8 @@ struct JSONLinesWriter {
 
     /// A field with value names: where its value is, and its key and names as JSON text.
     private struct NamedField {
+        /// The field's index in the format.
+        var index: Int
         var offset: Int
         var width: Int
         var isBigEndian: Bool
@@ -117,7 +119,7 @@ struct JSONLinesWriter {
                 JSONString.append(entry.name, to: &json)
                 return (entry.value, json)
             }
-            return NamedField(offset: format.offset(ofField: index), width: field.width, isBigEndian: field.byteOrder == .bigEndian,
+            return NamedField(index: index, offset: format.offset(ofField: index), width: field.width, isBigEndian: field.byteOrder == .bigEndian,
                               key: key, names: names)
         }
         // The longest fixed text and numbers: `{"type":"truncated"`, `,"ts":"…"`, offset, length,
@@ -192,12 +194,39 @@ struct JSONLinesWriter {
     /// Writes a frame's keys after `ts`; the payload hex, when asked for, goes straight to
     /// `buffer` between what `line` holds before it and the rest, written after it.
     private func appendFrame(_ frame: Frame, line: inout ByteCursor, to buffer: inout [UInt8]) {
-        let payloadCount = frame.bytes.count - min(frame.bytes.count, payloadStart ?? frame.headerLength)
+        let payload = frame.payload(from: payloadStart)
         line.append(",\"offset\":")
         line.appendDecimal(frame.offset)
         line.append(",\"length\":")
-        line.appendDecimal(UInt64(payloadCount))
+        line.appendDecimal(UInt64(payload.count))
         line.append(",\"fields\":{")
+        if format.hasVariableLayout {
+            appendWalkedFields(frame, to: &line)
+        } else {
+            appendFixedFields(frame, to: &line)
+        }
+        line.append(UInt8(ascii: "}"))
+        if let crcOK = frame.crcOK {
+            line.append(crcOK ? ",\"crc_ok\":true" : ",\"crc_ok\":false")
+        }
+        if includesPayload {
+            line.append(",\"payload_hex\":\"")
+            buffer.append(contentsOf: line.written)
+            ByteFormatting.appendHex(payload, to: &buffer)
+            line = scratch.cursor(capacity: lineBound)
+            line.append(UInt8(ascii: "\""))
+        }
+        line.append(",\"frame_length\":")
+        line.appendDecimal(UInt64(frame.bytes.count))
+        if let extras {
+            appendExtras(extras, header: frame.header, payload: payload, line: &line, to: &buffer)
+        }
+        line.append("}\n")
+    }
+
+    /// The fields of a fixed layout, read at their precomputed offsets.
+    @inline(__always)
+    private func appendFixedFields(_ frame: Frame, to line: inout ByteCursor) {
         keyBytes.withUnsafeBytes { keys in
             fields.withUnsafeBufferPointer { fields in
                 frame.bytes.withUnsafeBytes { header in
@@ -213,39 +242,35 @@ struct JSONLinesWriter {
                 }
             }
         }
-        line.append(UInt8(ascii: "}"))
-        if let crcOK = frame.crcOK {
-            line.append(crcOK ? ",\"crc_ok\":true" : ",\"crc_ok\":false")
+    }
+
+    /// The fields of a layout with varints or bit fields, read by walking the header.
+    private func appendWalkedFields(_ frame: Frame, to line: inout ByteCursor) {
+        let values = format.fieldValues(in: frame.header)
+        var key = 0
+        keyBytes.withUnsafeBytes { keys in
+            for (index, field) in format.fields.enumerated() where field.role != .opaque {
+                let entry = fields[key]
+                key += 1
+                line.append(UnsafeRawBufferPointer(rebasing: keys[entry.keyStart..<entry.keyStart &+ entry.keyCount]))
+                line.appendDecimal(values[index])
+            }
         }
-        if includesPayload {
-            line.append(",\"payload_hex\":\"")
-            buffer.append(contentsOf: line.written)
-            ByteFormatting.appendHex(frame.bytes.suffix(payloadCount), to: &buffer)
-            line = scratch.cursor(capacity: lineBound)
-            line.append(UInt8(ascii: "\""))
-        }
-        line.append(",\"frame_length\":")
-        line.appendDecimal(UInt64(frame.bytes.count))
-        if let extras {
-            appendExtras(extras, frame.bytes, headerLength: frame.headerLength, payloadCount: payloadCount, line: &line, to: &buffer)
-        }
-        line.append("}\n")
     }
 
     /// `names`, then `body`.
     /// Out of line, so that the common path (no extras) stays as small as before they existed.
     @inline(never)
     private func appendExtras(
-        _ extras: Extras, _ bytes: ArraySlice<UInt8>, headerLength: Int, payloadCount: Int,
+        _ extras: Extras, header: ArraySlice<UInt8>, payload: ArraySlice<UInt8>,
         line: inout ByteCursor, to buffer: inout [UInt8]
     ) {
-        let header = bytes.prefix(headerLength)
         if !extras.namedFields.isEmpty { appendNames(extras.namedFields, header, to: &line) }
         if let bodies = extras.bodies {
             let view = bodies.view(forHeader: header)
             if view != .none {
                 buffer.append(contentsOf: line.written)
-                BodyJSON.append(bytes.suffix(payloadCount), view: view, schema: bodies.schema, to: &buffer)
+                BodyJSON.append(payload, view: view, schema: bodies.schema, to: &buffer)
                 line = scratch.cursor(capacity: lineBound)
             }
         }
@@ -256,7 +281,8 @@ struct JSONLinesWriter {
     private func appendNames(_ namedFields: [NamedField], _ header: ArraySlice<UInt8>, to line: inout ByteCursor) {
         var wroteAny = false
         for field in namedFields {
-            let value = header.withUnsafeBytes { bytes in
+            // A varint or bit field has no fixed offset: the header is walked for it.
+            let value = format.hasVariableLayout ? format.value(ofField: field.index, in: header) : header.withUnsafeBytes { bytes in
                 var value: UInt64 = 0
                 for byte in 0..<field.width {
                     value = value &<< 8 | UInt64(bytes[field.offset &+ (field.isBigEndian ? byte : field.width &- 1 &- byte)])

@@ -18,18 +18,23 @@ protocol OutputRenderer {
     ///
     /// - Parameters:
     ///   - output: The decoder output.
-    ///   - format: The stream's format, as returned by ``add(_:)``.
+    ///   - format: The stream's format, as returned by ``add(_:)``; `nil` for a stream given up
+    ///     while no format was known (its outputs are `skip`s and `gap`s, which need none).
     ///   - label: The stream's connection, direction and endpoints; `nil` for an unlabelled
     ///     stream (a hex dump's).
     ///   - time: The time of the input that completed the output (capture or wall-clock time);
     ///     `nil` when unknown (a hex dump).
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?,
+    mutating func render(_ output: FrameDecoderOutput, format: Int?, label: StreamLabel?, time: Timestamp?,
                          into buffer: inout [UInt8])
 
     /// Appends a limit being reached (a ``ReassemblyLimits`` bound, or `--max-buffered`), at
     /// capture time `time`, for the stream `label` names (for the connection limit: its client
     /// to server direction).
     mutating func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
+
+    /// Appends what the TCP reassembler noticed in the stream `label` names, at capture time
+    /// `time`: an ignored RST, a segment outside the stream, copies that differ, discarded bytes.
+    mutating func renderNotice(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
 
     /// Appends a packet that could not be decoded: its number in the capture (from 1), capture
     /// time, why, and the byte offset in the packet where decoding stopped.

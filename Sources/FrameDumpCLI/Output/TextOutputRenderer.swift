@@ -43,17 +43,24 @@ struct TextOutputRenderer: OutputRenderer {
         return renderers.count - 1
     }
 
-    mutating func render(_ output: FrameDecoderOutput, format: Int, label: StreamLabel?, time: Timestamp?,
+    mutating func render(_ output: FrameDecoderOutput, format: Int?, label: StreamLabel?, time: Timestamp?,
                          into buffer: inout [UInt8]) {
-        renderers[format].wroteBlock = wroteBlock
-        renderers[format].render(output, label: label, time: time, into: &buffer)
+        if let format {
+            renderers[format].wroteBlock = wroteBlock
+            renderers[format].render(output, label: label, time: time, into: &buffer)
+        } else {
+            // A skip or a gap reads no field: any layout renders it.
+            var unframed = TextRenderer(format: .u32, style: style, showsBody: false)
+            unframed.wroteBlock = wroteBlock
+            unframed.render(output, label: label, time: time, into: &buffer)
+        }
         wroteBlock = true
     }
 
     mutating func renderLimit(_ limit: FramingLimit, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         let what = switch limit {
-        case .reassembly(.outOfOrderBytesPerDirection): "out-of-order bytes of this direction over the limit: its oldest hole becomes a gap"
-        case .reassembly(.outOfOrderBytesTotal): "out-of-order bytes of all connections over the limit: this direction's holes become gaps"
+        case .reassembly(.outOfOrderBytesPerDirection): "out-of-order bytes of this direction over the limit: its oldest hole is given up (a gap, or discarded if never acknowledged)"
+        case .reassembly(.outOfOrderBytesTotal): "out-of-order bytes of all connections over the limit: this direction's holes are given up"
         case .reassembly(.maxConnections): "too many connections tracked: this one is evicted"
         case .bufferedBytesTotal: "bytes of unfinished frames of all streams over the limit: this direction's partial frame is truncated"
         }
@@ -79,6 +86,21 @@ struct TextOutputRenderer: OutputRenderer {
              level == 2)
         }
         appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(isBad ? .bad : .good, name))  \(what)"], to: &buffer)
+    }
+
+    mutating func renderNotice(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+        let (name, what) = switch notice {
+        case .resetIgnored(let sequenceNumber, let expected):
+            ("rst ignored", "seq \(sequenceNumber), expected \(expected): not the next byte, the connection goes on")
+        case .outOfWindow(let sequenceNumber, let expected, let byteCount):
+            ("out of window", "\(byteCount) bytes at seq \(sequenceNumber), expected \(expected): outside the stream, dropped")
+        case .overlap(let offset, let length, let kept):
+            ("overlap", "offset \(offset)  \(length) bytes differ between two copies; kept the \(kept == .earlier ? "first" : "last")")
+        case .discarded(let offset, let length, let capturedBytes):
+            ("discarded", "offset \(offset)  \(length) bytes behind a hole never acknowledged (\(capturedBytes) captured), not delivered")
+        }
+        let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)"
+        appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, name))  \(what)"], to: &buffer)
     }
 
     mutating func renderMalformedPacket(number: Int, time: Timestamp, reason: MalformedReason, offset: Int,

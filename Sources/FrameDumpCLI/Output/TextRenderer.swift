@@ -60,7 +60,9 @@ struct TextRenderer {
         case .frame(let frame):
             appendFrame(frame, to: &buffer)
         case .skip(let offset, let byteCount):
-            appendEvent("skip", .warning, offset: offset, counted(byteCount, "byte") + " with no valid header", to: &buffer)
+            // A delimiter format skips only frames over the max, or the rest of one after a gap.
+            let why = format.isDelimited ? " in a frame over the max or after a gap, through its delimiter" : " with no valid header"
+            appendEvent("skip", .warning, offset: offset, counted(byteCount, "byte") + why, to: &buffer)
         case .oversize(let offset, let declaredLength):
             appendEvent(
                 "oversize", .bad, offset: offset,
@@ -85,6 +87,8 @@ struct TextRenderer {
         }
         if summary.truncations > 0 { parts.append(counted(summary.truncatedBytes, "byte") + " truncated") }
         if summary.gaps > 0 { parts.append(counted(summary.gapBytes, "byte") + " never captured") }
+        if summary.discards > 0 { parts.append(counted(summary.discardedBytes, "byte") + " discarded behind unacknowledged holes") }
+        if summary.notices > 0 { parts.append(counted(summary.notices, "reassembly notice")) }
         if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
         buffer.append(contentsOf: (parts.joined(separator: "; ") + "\n").utf8)
     }
@@ -94,12 +98,13 @@ struct TextRenderer {
     }
 
     private func appendFrame(_ frame: Frame, to buffer: inout [UInt8]) {
-        let body = frame.bytes.dropFirst(payloadStart ?? frame.headerLength)
+        let body = frame.payload(from: payloadStart)
         var heading = "\(style.apply(.heading, "frame"))  offset \(frame.offset)  body \(counted(body.count, "byte"))"
         let header = frame.header
         var fieldText: [String] = []
+        let values = format.hasVariableLayout ? format.fieldValues(in: header) : []
         for (index, field) in format.fields.enumerated() where field.role != .opaque {
-            let value = format.value(ofField: index, in: header)
+            let value = values.isEmpty ? format.value(ofField: index, in: header) : values[index]
             var number = "\(value)"
             if index == format.magicFieldIndex || index == format.checksumFieldIndex {
                 var hex: [UInt8] = []
