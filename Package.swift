@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
         .library(name: "PacketCapture", targets: ["PacketCapture"]),
         .library(name: "StreamFraming", targets: ["StreamFraming"]),
+        .library(name: "TLSDecryption", targets: ["TLSDecryption"]),
         .library(name: "BodyViews", targets: ["BodyViews"]),
         .library(name: "FrameDumpLive", targets: ["FrameDumpLive"]),
         .executable(name: "framedump", targets: ["framedump"]),
@@ -38,12 +39,21 @@ let package = Package(
         ),
         .target(name: "PacketCapture", dependencies: ["CPcap", "PacketDecoding"]),
 
+        // The system's OpenSSL libcrypto (Debian: libssl-dev), found through pkg-config: every
+        // cipher, MAC and digest TLS decryption uses is OpenSSL's.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "TLSDecryption", dependencies: ["CCrypto", "PacketDecoding", "StreamFraming"]),
+
         // Linux epoll(7), which the Glibc module leaves out: one of the live event loop's backends
         // (poll(2) is the other, and the only one elsewhere).
         .systemLibrary(name: "CEpoll"),
         // The live commands' sockets, event loop and relay; connection events as values.
         .target(name: "FrameDumpLive", dependencies: ["PacketDecoding", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "FrameDumpLive"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "FrameDumpLive"]),
         // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
         // libraries took 1.1 ms (3.4 → 2.3 ms) of every run's start-up, a tenth of `decode` on a
         // 5 MB capture (docs/performance.md, "What it took"). Only this executable has the flag,
@@ -82,6 +92,7 @@ let package = Package(
         .testTarget(name: "PacketCaptureTests", dependencies: ["PacketCapture", "PacketDecoding", "StreamFraming", "FrameCodec", "TestSupport"]),
         .testTarget(name: "FrameDumpCLITests", dependencies: ["FrameDumpCLI", "FrameCodec", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
+        .testTarget(name: "TLSDecryptionTests", dependencies: ["TLSDecryption", "StreamFraming", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "BodyViewsTests", dependencies: ["BodyViews"]),
         .testTarget(name: "FrameDumpLiveTests", dependencies: ["FrameDumpLive", "PacketDecoding", "TestSupport"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),

@@ -8,6 +8,8 @@
 -- Environment:
 --   H12_PORT       TCP port to register on (default 5512)
 --   H12_CHECK_CRC  "1" to compute each body's CRC-32 in Lua and add h12.crc_ok
+--   H12_TLS        "1" to register on tls.port instead: the decrypted application data of TLS
+--                  on H12_PORT (with -o tls.keylog_file:FILE), as scripts/bench-e2e-tls runs it
 --
 --   tshark -X lua_script:bench-e2e-h12.lua -r capture.pcap -T fields -e h12.cmd -e h12.len
 
@@ -72,4 +74,4 @@ function h12.dissector(tvb, pinfo, tree)
     return tvb:len()
 end
 
-DissectorTable.get("tcp.port"):add(port, h12)
+DissectorTable.get(os.getenv("H12_TLS") == "1" and "tls.port" or "tcp.port"):add(port, h12)

@@ -11,13 +11,21 @@ crc:crc32be — 12 header bytes, `len` counts the body, the CRC covers the body.
 
 Prints one JSON object: frames and bytes written, per connection and in total. It is the
 count every decoder in the benchmark must reproduce.
+
+With --tls-keylog FILE the same frames go over TLS 1.3 (Python's ssl; the suite is OpenSSL's
+default first choice, TLS_AES_128_GCM_SHA256 unless OPENSSL_CONF says otherwise) with a fresh
+self-signed certificate, and the client logs its keys to FILE: the counts are of plaintext.
 """
 import argparse
 import json
+import os
 import random
 import socket
+import ssl
 import struct
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import zlib
@@ -42,9 +50,11 @@ def frame(rng):
     return header + body
 
 
-def client(port, budget, seed, result, pace):
+def client(port, budget, seed, result, pace, context):
     rng = random.Random(seed)
     sock = socket.create_connection(("127.0.0.1", port))
+    if context:
+        sock = context.wrap_socket(sock, server_hostname="localhost")
     frames = written = 0
     pending = bytearray()
     while written + len(pending) < budget:
@@ -60,14 +70,18 @@ def client(port, budget, seed, result, pace):
                 time.sleep(pace)
     sock.sendall(pending)
     written += len(pending)
+    if context:
+        sock = sock.unwrap()  # close_notify both ways, then the TCP close below
     sock.shutdown(socket.SHUT_WR)
     sock.recv(1)  # wait for the server's close, so the FIN exchange is captured
     sock.close()
     result.update(frames=frames, bytes=written)
 
 
-def serve(listener, count, received):
+def serve(listener, count, received, context):
     def drain(conn, index):
+        if context:
+            conn = context.wrap_socket(conn, server_side=True)
         total = 0
         while True:
             chunk = conn.recv(1 << 20)
@@ -75,6 +89,8 @@ def serve(listener, count, received):
                 break
             total += len(chunk)
         received[index] = total
+        if context:
+            conn = conn.unwrap()
         conn.close()
 
     threads = []
@@ -94,19 +110,35 @@ def main():
     parser.add_argument("--stream-bytes", type=int, required=True, help="total bytes written, all connections")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--pace", type=float, default=0.0, help="seconds to sleep after each write (eases capture drops)")
+    parser.add_argument("--tls-keylog", help="speak TLS 1.3; the client logs its keys to this file")
     args = parser.parse_args()
+
+    client_context = server_context = None
+    if args.tls_keylog:
+        workdir = tempfile.mkdtemp()
+        certificate, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                        "-days", "30", "-subj", "/CN=localhost"], check=True, capture_output=True)
+        server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        server_context.load_cert_chain(certificate, key)
+        client_context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        client_context.check_hostname = False
+        client_context.verify_mode = ssl.CERT_NONE
+        for context in (server_context, client_context):
+            context.minimum_version = ssl.TLSVersion.TLSv1_3
+        client_context.keylog_filename = args.tls_keylog
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", args.port))
     listener.listen(args.connections)
     received = [0] * args.connections
-    server = threading.Thread(target=serve, args=(listener, args.connections, received))
+    server = threading.Thread(target=serve, args=(listener, args.connections, received, server_context))
     server.start()
 
     results = [{} for _ in range(args.connections)]
     clients = [
-        threading.Thread(target=client, args=(args.port, args.stream_bytes // args.connections, args.seed * 1000 + index, results[index], args.pace))
+        threading.Thread(target=client, args=(args.port, args.stream_bytes // args.connections, args.seed * 1000 + index, results[index], args.pace, client_context))
         for index in range(args.connections)
     ]
     for thread in clients:

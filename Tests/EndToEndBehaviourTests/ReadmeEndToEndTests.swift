@@ -19,7 +19,8 @@ import Testing
         let commands = try setUpCommands()
         let first = try #require(commands.first)
         #expect(!first.contains("\n"), "a single command")
-        #expect(first.hasPrefix("apt-get update && apt-get install -y libpcap-dev pkg-config && swift run framedump decode "))
+        // libssl-dev: TLSDecryption links OpenSSL's libcrypto.
+        #expect(first.hasPrefix("apt-get update && apt-get install -y libpcap-dev libssl-dev pkg-config && swift run framedump decode "))
         let arguments = try #require(first.components(separatedBy: "swift run framedump ").last).split(separator: " ").map(String.init)
         let file = try #require(arguments.last)
         #expect(file.hasPrefix("Fixtures/captures/") && file.hasSuffix(".pcap"), "\(file)")

@@ -9,11 +9,22 @@ import Testing
 /// - `NAME.expected.jsonl`: stdout of `decode --json`, checked against the summary by
 ///   `CaptureDecodeGoldenTests` before it is trusted;
 /// - `NAME.expected.txt` (a few): stdout of `decode --summary --color never`, reviewed by hand.
+///
+/// The TLS captures (``tls``, in `Fixtures/captures/tls/`, scripts/capture-tls-fixtures) also
+/// have `NAME.keys`, the client's key log; their summary adds each direction's plaintext
+/// SHA-256 and per connection the suite, version, `keys_logged` and `resumed`; their golden is
+/// `decode --json --payload none --tls-keylog NAME.keys`. `tls13-aes128gcm-dsb.pcapng` is
+/// `tls13-aes128gcm.pcap` with its key log in a Decryption Secrets Block.
 package struct CaptureFixture: CustomTestStringConvertible, Sendable {
     /// The file name, e.g. `hb-gap.pcap`.
     package var file: String
+    /// The folder, relative to the package root.
+    package var folder: String
 
-    package init(file: String) { self.file = file }
+    package init(file: String, in folder: String = Self.directory) {
+        self.file = file
+        self.folder = folder
+    }
 
     package var testDescription: String { file }
 
@@ -23,6 +34,11 @@ package struct CaptureFixture: CustomTestStringConvertible, Sendable {
     /// its `.pcap` and is checked against that one's goldens.)
     package static let all = FixtureDirectory.files(in: directory, endingIn: ".pcap").map { CaptureFixture(file: $0) }
 
+    package static let tlsDirectory = "Fixtures/captures/tls"
+
+    /// Every TLS capture (classic pcap) with its key log beside it.
+    package static let tls = FixtureDirectory.files(in: tlsDirectory, endingIn: ".pcap").map { CaptureFixture(file: $0, in: tlsDirectory) }
+
     /// The fixtures with a human-output golden.
     package static var withText: [CaptureFixture] {
         all.filter { FileManager.default.fileExists(atPath: FrameDumpProcess.packageRoot.appendingPathComponent($0.expectedPath("txt")).path) }
@@ -31,11 +47,14 @@ package struct CaptureFixture: CustomTestStringConvertible, Sendable {
     /// `NAME` without the extension.
     package var name: String { String(file.prefix(upTo: file.lastIndex(of: ".")!)) }
 
-    package var path: String { "\(Self.directory)/\(file)" }
+    package var path: String { "\(folder)/\(file)" }
 
-    package func expectedPath(_ suffix: String) -> String { "\(Self.directory)/\(name).expected.\(suffix)" }
+    package func expectedPath(_ suffix: String) -> String { "\(folder)/\(name).expected.\(suffix)" }
 
-    package var summaryPath: String { "\(Self.directory)/\(name).summary.json" }
+    package var summaryPath: String { "\(folder)/\(name).summary.json" }
+
+    /// A TLS capture's key log.
+    package var keyLogPath: String { "\(folder)/\(name).keys" }
 
     /// The parsed `NAME.summary.json`.
     package func summary() throws -> [String: Any] {

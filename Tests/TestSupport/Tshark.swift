@@ -20,9 +20,15 @@ package enum Tshark {
     /// In raw mode each line is one chunk in hex, node 1's indented by a tab. A hole tshark gives
     /// up on is a chunk of its own holding the text `[N bytes missing in capture file]` and a NUL
     /// (tshark 4.0); those chunks are counted as gaps and left out of the bytes.
-    package static func follow(_ path: String, streams: Int) throws -> [Followed] {
+    ///
+    /// - Parameters:
+    ///   - tlsKeyLog: Follow each stream's decrypted TLS application data (`follow,tls,raw`,
+    ///     `tls.keylog_file`) instead of its TCP bytes. tshark's TLS follow may name the server
+    ///     as node 0.
+    package static func follow(_ path: String, streams: Int, tlsKeyLog: String? = nil) throws -> [Followed] {
         var arguments = ["-n", "-r", path, "-o", "tcp.reassemble_out_of_order:TRUE", "-q"]
-        for stream in 0..<streams { arguments += ["-z", "follow,tcp,raw,\(stream)"] }
+        if let tlsKeyLog { arguments += ["-o", "tls.keylog_file:\(tlsKeyLog)"] }
+        for stream in 0..<streams { arguments += ["-z", "follow,\(tlsKeyLog == nil ? "tcp" : "tls"),raw,\(stream)"] }
         let text = try ExternalProgram.run("tshark", arguments).stdout
 
         var followed = [Followed](repeating: Followed(nodes: (":0", ":0"), data: ([], []), gaps: (0, 0)), count: streams)

@@ -2,6 +2,7 @@ import FrameCodec
 import PacketCapture
 import PacketDecoding
 import StreamFraming
+import TLSDecryption
 
 /// The ``OutputRenderer`` of `analyze`: hands every frame the framing engine makes to the
 /// ``Analyzer`` instead of rendering it. Limits, malformed packets and dropped fragments are
@@ -23,5 +24,7 @@ struct AnalyzeRenderer: OutputRenderer {
     mutating func renderFragmentsDropped(_ drop: IPDefragmenter.Drop, time: Timestamp, into buffer: inout [UInt8]) {}
     mutating func renderUnsupported(_ counts: UnsupportedLayerCounts, into buffer: inout [UInt8]) {}
     mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8]) {}
+    // analyze takes no TLS keys, so its session has no TLS layer.
+    mutating func renderTLS(_ event: TLSEvent, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {}
     mutating func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {}
 }

@@ -33,20 +33,23 @@ enum CaptureDecoding {
     ///   - keepsTotals: `--summary`.
     ///   - context: Standard output and the environment.
     ///   - frameLimit: Stop reading after this many frames (`decode -c`); `nil`: read to the end.
+    ///   - tlsKeys: Decrypt TLS connections with these keys (`--tls-keylog`, the file's own
+    ///     secrets blocks); `nil`: frame every connection's bytes as they are.
     /// - Returns: 0 when every byte of every stream was in a good frame; 2 when anything was bad
     ///   or lost (a bad frame or event, a gap, a malformed packet, a reassembly limit, an
     ///   unsupported link type or layer, a read error).
     /// - Throws: ``CommandFailure``: the capture cannot be opened (exit 2), the filter does not
     ///   compile (exit 1, libpcap's message), no format fits (exit 1).
     static func run(path: String, opened: InputKind.Opened, filter: String?, process: ProcessSelector? = nil, options: FrameOutputOptions,
-                    limits: CaptureLimits, keepsTotals: Bool, context: CommandContext, frameLimit: Int? = nil) throws -> ExitStatus {
+                    limits: CaptureLimits, keepsTotals: Bool, context: CommandContext, frameLimit: Int? = nil,
+                    tlsKeys: KeyLogFile? = nil) throws -> ExitStatus {
         var source = try CaptureSource(path: path, opened: opened)
         if let filter { try source.setFilter(filter) }
         source.processSelector = process
         source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: context.outputIsTerminal)
         // From a pipe (`tcpdump -w - | framedump decode -`) frames show as their packet arrives.
         let outcome = try decode(source, options: options, limits: limits, keepsTotals: keepsTotals, context: context,
-                                 frameLimit: frameLimit, flushesEachPacket: opened.arrivesLive)
+                                 frameLimit: frameLimit, flushesEachPacket: opened.arrivesLive, tlsKeys: tlsKeys)
         if let error = outcome.statistics?.readError {
             StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(counted(outcome.statistics!.packets, "packet")) before it)")
             return .badInput
@@ -83,15 +86,16 @@ enum CaptureDecoding {
     ///   - flushesEachPacket: Write out each packet's renderings before the next read, so a live
     ///     capture prints each frame the moment it completes (otherwise a block at a time).
     ///   - packetObserver: Sees every packet read (`capture -w`).
+    ///   - tlsKeys: Decrypt TLS connections with these keys; `nil`: no TLS layer.
     /// - Returns: The status, the counts and the packet statistics. A read error is in
     ///   `statistics.readError`, for the caller to report; it does not change `status`.
     /// - Throws: ``CommandFailure`` (exit 1) when no format fits.
     static func decode(_ source: CaptureSource, options: FrameOutputOptions, limits: CaptureLimits, keepsTotals: Bool,
                        context: CommandContext, frameLimit: Int? = nil, flushesEachPacket: Bool = false,
-                       packetObserver: ((CapturedPacket) throws -> Void)? = nil) throws -> Outcome {
+                       packetObserver: ((CapturedPacket) throws -> Void)? = nil, tlsKeys: KeyLogFile? = nil) throws -> Outcome {
         func decode(with renderer: some OutputRenderer) throws -> Outcome {
             var session = DecodeSession(configuration: limits.framing(format: options.format), renderer: renderer,
-                                        output: context.output, keepsTotals: keepsTotals)
+                                        output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys)
             session.frameLimit = frameLimit
             let statistics: CaptureStatistics
             do {

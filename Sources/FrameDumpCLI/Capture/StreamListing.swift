@@ -1,28 +1,62 @@
 import PacketCapture
 import PacketDecoding
+import StreamFraming
+import TLSDecryption
 
 /// What `framedump streams` gathers from a capture — one ``ConnectionRecord`` per connection —
 /// and how it prints it, as text or JSON Lines (docs/cli.md).
 ///
-/// With a ``StreamFileWriter``, each direction's data is written to its file as it arrives.
+/// With a ``StreamFileWriter``, each direction's data is written to its file as it arrives;
+/// with TLS keys, a TLS connection's files hold each direction's decrypted application data
+/// (the listing still counts the TCP stream), and what was not decrypted is said on standard error.
 final class StreamListing {
     private var records: [Int: ConnectionRecord] = [:]
     private let files: StreamFileWriter?
+    private var layers: ConnectionLayers?
     /// Malformed packets and dropped IP datagrams seen.
     private(set) var malformedPackets = 0
     private(set) var fragmentDrops = 0
     /// The process of the connection whose `connectionOpened` comes next (PKTAP captures).
     private var nextProcess: (connection: Int, process: PacketProcess)?
+    /// TLS bytes not decrypted (`tls_no_key`, `tls_decrypt_error`).
+    private(set) var undecryptedRecords = 0
 
-    init(files: StreamFileWriter?) {
+    init(files: StreamFileWriter?, tlsKeys: TLSKeyProvider? = nil) {
         self.files = files
+        layers = tlsKeys.map(ConnectionLayers.init)
     }
 
     /// Whether any byte is missing or any packet was bad: a gap, a limit reached, a notice, a
-    /// malformed packet, a dropped datagram (exit status 2).
+    /// malformed packet, a dropped datagram, TLS not decrypted (exit status 2).
     var hasProblems: Bool {
-        malformedPackets > 0 || fragmentDrops > 0
+        malformedPackets > 0 || fragmentDrops > 0 || undecryptedRecords > 0
             || records.values.contains { !$0.limits.isEmpty || $0.notices > 0 || $0.gaps.contains { !$0.isEmpty } }
+    }
+
+    /// Passes one step of `number`'s TLS layer; its plaintext goes to the stream files.
+    private func throughLayer(_ layer: TLSConnectionLayer, _ number: Int,
+                              _ step: ((ConnectionLayerOutput<TLSEvent>) throws -> Void) throws -> Void) throws {
+        guard let record = records[number] else { return }
+        try step { output in
+            switch output {
+            case .data(let bytes, let direction):
+                try files?.write(bytes, for: record.labels[direction.rawValue])
+            case .gap, .end:
+                break
+            case .event(let event):
+                let what: String
+                switch event {
+                case .noKey(_, let offset, let length, let reason):
+                    what = "\(length) bytes from offset \(offset) not decrypted (\(reason))"
+                case .decryptError(_, let offset, let length, let reason):
+                    what = "\(length) bytes of records from offset \(offset) did not decrypt (\(reason))"
+                case .session, .alert:
+                    return
+                }
+                undecryptedRecords += 1
+                StandardError.writeLine("framedump streams: \(record.labels[event.direction!.rawValue].name): TLS: \(what)")
+            }
+        }
     }
 
     /// Takes one event of the capture.
@@ -34,16 +68,32 @@ final class StreamListing {
             let process = nextProcess?.connection == number ? nextProcess?.process : nil
             nextProcess = nil
             records[number] = ConnectionRecord(number: number, client: client, server: server, roles: roles, process: process)
+            layers?.open(number)
         case .connectionProcess(let number, let process):
             nextProcess = (number, process)
         case .stream(.data(let number, let direction, _, let bytes)):
+            if let layer = layers?.layer(number) {
+                return try throughLayer(layer, number) { emit in try layer.receive(bytes, from: direction, emit) }
+            }
             guard let files, let record = records[number] else { return }
             try files.write(bytes, for: record.labels[direction.rawValue])
         case .stream(.gap(let number, let direction, let offset, let length, _)):
             records[number]?.gaps[direction.rawValue].append((offset, length))
-        case .stream(.directionClosed), .unsupportedLinkType:
+            if let layer = layers?.layer(number) {
+                try throughLayer(layer, number) { emit in try layer.noteGap(byteCount: length, from: direction, emit) }
+            }
+        case .stream(.directionClosed(let number, let direction, _, _)):
+            if let layer = layers?.layer(number) {
+                try throughLayer(layer, number) { emit in try layer.endStream(direction, emit) }
+            }
+        case .unsupportedLinkType:
             break
         case .stream(.connectionClosed(let summary, let reason)):
+            if let layer = layers?.close(summary.connection) {
+                try throughLayer(layer, summary.connection) { emit in
+                    for direction in StreamDirection.allCases { try layer.endStream(direction, emit) }
+                }
+            }
             records[summary.connection]?.summary = summary
             records[summary.connection]?.closeReason = reason
             files?.finish(connection: summary.connection)

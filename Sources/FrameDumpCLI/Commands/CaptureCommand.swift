@@ -42,6 +42,7 @@ enum CaptureCommand: Command {
         ) + [
             .value("filter", short: "f", valueName: "EXPR", help: "Keep only packets matching this BPF filter, e.g. 'tcp port 7000'."),
             .flag("summary", help: "Print totals per connection at the end."),
+            TLSKeySource.option,
             .value(
                 "snaplen", short: "s", valueName: "BYTES", defaultValue: String(LiveCapture.defaultSnaplen),
                 help: "Bytes kept per packet; less cuts segments (their bytes become gaps)."
@@ -65,6 +66,8 @@ enum CaptureCommand: Command {
         let options = try FrameOutputOptions(arguments)
         let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments), framing: FramingOptions(arguments))
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals[...])
+        // The client appends to its key log while it runs: missing keys are looked for again.
+        let tlsKeys = try TLSKeySource.keys(arguments, capture: nil, followsGrowth: true)
 
         let capture: LiveCapture
         do {
@@ -89,8 +92,8 @@ enum CaptureCommand: Command {
 
         let (outcome, signal) = try CaptureInterruption.during(capture) {
             try CaptureDecoding.decode(source, options: options, limits: limits, keepsTotals: arguments.flag("summary"),
-                                       context: context, frameLimit: count,
-                                       flushesEachPacket: true, packetObserver: writer.map { writer in { try writer.write($0) } })
+                                       context: context, frameLimit: count, flushesEachPacket: true,
+                                       packetObserver: writer.map { writer in { try writer.write($0) } }, tlsKeys: tlsKeys)
         }
         var failed = false
         if let writer {

@@ -42,6 +42,7 @@ enum DecodeCommand: Command {
             ),
             .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
             ProcessOption.spec,
+            TLSKeySource.option,
         ] + FramingOptions.specs + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
@@ -66,7 +67,8 @@ enum DecodeCommand: Command {
         case .capture(let capture):
             return try CaptureDecoding.run(path: path, opened: capture, filter: filter, process: process.selector,
                                            options: options, limits: limits,
-                                           keepsTotals: arguments.flag("summary"), context: context, frameLimit: frameLimit)
+                                           keepsTotals: arguments.flag("summary"), context: context, frameLimit: frameLimit,
+                                           tlsKeys: TLSKeySource.keys(arguments, capture: path))
         case .hexDump(let text):
             opened = text
         case .unreadable:
@@ -79,6 +81,7 @@ enum DecodeCommand: Command {
         }
         if arguments.flag("summary") { throw UsageError("--summary applies only to a capture; a hex dump is one stream") }
         if process.selector != nil { throw UsageError("--process applies only to a capture; a hex dump names no process") }
+        if arguments.value("tls-keylog") != nil { throw UsageError("--tls-keylog applies only to a capture (pcap or pcapng)") }
         let bytes = try HexDumpSource(path: path, opened: opened).read()
         let configuration = limits.framing(format: options.format)
         if options.json {

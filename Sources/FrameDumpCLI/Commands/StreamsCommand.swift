@@ -18,8 +18,10 @@ enum StreamsCommand: Command {
 
         With --write-dir DIR, each direction's bytes go to DIR/connNNNN-DIR-SRC.PORT-DST.PORT.bin.
         Files hold only captured bytes, back to back: gaps are not filled in (the listing says
-        where they were). Exit status: 0, 1 usage error or bad filter, 2 gaps, malformed or
-        unsupported packets, limits reached, or an unreadable capture. JSON schema: docs/cli.md.
+        where they were). With --tls-keylog (or a pcapng's own secrets), a TLS connection's
+        files hold its decrypted application data (docs/tls.md). Exit status: 0, 1 usage error or
+        bad filter, 2 gaps, malformed or unsupported packets, limits reached, or an unreadable
+        capture. JSON schema: docs/cli.md.
         """,
         options: [
             InputArgument.readOption,
@@ -29,6 +31,7 @@ enum StreamsCommand: Command {
             .value("filter", short: "f", valueName: "EXPR",
                    help: "Keep only packets matching this BPF filter (pcap-filter(7)),\ne.g. 'tcp port 9000'."),
             ProcessOption.spec,
+            TLSKeySource.option,
         ] + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The capture to read; '-': standard input. Required unless -r FILE."),
@@ -59,7 +62,7 @@ enum StreamsCommand: Command {
         // The listing is written once the reading is over, so the line never meets it on a terminal.
         source.progress = ProgressLine.forInput(path: path, opened: opened, outputIsTerminal: false)
         let files = try arguments.value("write-dir").map { directory throws(CommandFailure) in try StreamFileWriter(directory: directory) }
-        let listing = StreamListing(files: files)
+        let listing = StreamListing(files: files, tlsKeys: try TLSKeySource.keys(arguments, capture: path))
         let statistics = try source.run(limits: limits.reassembly, overlapPolicy: limits.overlapPolicy, reportsLatestCounters: true) { event, time in try listing.consume(event, at: time) }
         if arguments.flag("json") {
             context.output.buffer.append(contentsOf: listing.jsonLines(statistics))

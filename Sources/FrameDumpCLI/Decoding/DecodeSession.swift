@@ -2,6 +2,7 @@ import FrameCodec
 import PacketCapture
 import PacketDecoding
 import StreamFraming
+import TLSDecryption
 
 /// One run of `decode`, `capture` or a live command: the ``FramingEngine`` that frames every
 /// stream, and what the CLI does with its events — render them, count them, and say on standard
@@ -17,11 +18,17 @@ import StreamFraming
 /// output-side concerns: the renderer's per-format registrations, the counts behind the exit
 /// status, `--summary`'s totals, `capture -c`'s frame limit and `listen --respond`'s observer.
 ///
+/// With TLS keys, a capture's connections pass through a ``TLSConnectionLayer`` each (one of
+/// ``ConnectionLayers``) between reassembly and the engine: the engine frames each direction's
+/// plaintext, and the layer's events are rendered with the frames.
+///
 /// A struct, held in a local and mutated in place (see ``FramingEngine``): its engine and its
 /// sink are disjoint stored properties, so the engine's callback may mutate the sink.
 struct DecodeSession<Renderer: OutputRenderer> {
     private var engine: FramingEngine<StreamContext>
     private var sink: Sink
+    /// The layer of each open connection; `nil` without TLS keys.
+    private var layers: ConnectionLayers?
 
     /// - Parameters:
     ///   - configuration: The format policy and the framing bounds.
@@ -31,9 +38,12 @@ struct DecodeSession<Renderer: OutputRenderer> {
     ///     (`--summary`; memory then grows by one small record per connection).
     ///   - alwaysCloses: Whether ``finish()`` writes the closing text even when no stream had a
     ///     format (a capture: `0 frames`); a hex dump with no bytes writes nothing.
+    ///   - tlsKeys: Decrypt TLS connections of a capture with these keys; `nil`: frame every
+    ///     connection's bytes as they are.
     init(configuration: FramingConfiguration, renderer: Renderer, output: OutputStream, keepsTotals: Bool = false,
-         alwaysCloses: Bool = true) {
+         alwaysCloses: Bool = true, tlsKeys: TLSKeyProvider? = nil) {
         engine = FramingEngine(configuration: configuration)
+        layers = tlsKeys.map(ConnectionLayers.init)
         sink = Sink(renderer: renderer, output: output, keepsTotals: keepsTotals, alwaysCloses: alwaysCloses)
         if let format = engine.formats.first {
             sink.register(format)
@@ -75,6 +85,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
     /// - Throws: ``OutputError``; ``CommandFailure`` (exit 1) when no format can be found.
     mutating func consume(_ event: CaptureEvent, at time: Timestamp) throws {
         guard !sink.reachedFrameLimit else { return }
+        if layers != nil, case .stream(let event) = event, try consumeLayered(event, at: time) { return }
         switch event {
         case .stream(.data(let connection, let direction, _, let bytes)):
             // Stream data, the event of almost every packet, matched here rather than through
@@ -117,6 +128,60 @@ struct DecodeSession<Renderer: OutputRenderer> {
         guard sink.keepsTotals, counts.packets > 0 else { return }
         sink.renderer.renderUnsupported(counts, into: &sink.output.buffer)
         try sink.output.flushIfBlockFull()
+    }
+
+    /// Feeds a reassembly event of a connection that has a layer to the layer, whose outputs go
+    /// to the engine; a new connection gets its layer (and is then opened as usual).
+    ///
+    /// - Returns: Whether the event was handled; `false` for what the engine takes directly.
+    private mutating func consumeLayered(_ event: ReassemblyEvent, at time: Timestamp) throws -> Bool {
+        switch event {
+        case .connectionOpened(let connection, _, _, _):
+            layers!.open(connection)
+            return false
+        case .data(let connection, let direction, _, let bytes):
+            guard let layer = layers!.layer(connection) else { return false }
+            try throughLayer(connection, at: time) { emit in try layer.receive(bytes, from: direction, emit) }
+        case .gap(let connection, let direction, _, let length, _):
+            guard let layer = layers!.layer(connection) else { return false }
+            try throughLayer(connection, at: time) { emit in try layer.noteGap(byteCount: length, from: direction, emit) }
+        case .directionClosed(let connection, let direction, _, _):
+            guard let layer = layers!.layer(connection) else { return false }
+            try throughLayer(connection, at: time) { emit in try layer.endStream(direction, emit) }
+        case .connectionClosed(let summary, _):
+            if let layer = layers!.close(summary.connection) {
+                try throughLayer(summary.connection, at: time) { emit in
+                    for direction in StreamDirection.allCases { try layer.endStream(direction, emit) }
+                }
+            }
+            return false
+        case .limitHit, .notice, .connectionForgotten:
+            return false
+        }
+        return true
+    }
+
+    /// Runs a layer step whose outputs feed `connection`'s streams in the engine.
+    private mutating func throughLayer(
+        _ connection: Int, at time: Timestamp,
+        _ step: ((ConnectionLayerOutput<TLSEvent>) throws -> Void) throws -> Void
+    ) throws {
+        try framing { engine, sink in
+            try step { output in
+                switch output {
+                case .data(let bytes, let direction):
+                    try engine.receive(bytes, on: StreamKey(connection: connection, direction: direction), at: time, into: &sink)
+                case .gap(let byteCount, let direction):
+                    try engine.noteGap(byteCount: byteCount, on: StreamKey(connection: connection, direction: direction), at: time, into: &sink)
+                case .end(let direction):
+                    try engine.endStream(StreamKey(connection: connection, direction: direction), at: time, into: &sink)
+                case .event(let event):
+                    let direction = event.direction ?? .clientToServer
+                    guard let label = engine.stream(StreamKey(connection: connection, direction: direction))?.context.label else { return }
+                    try sink.receive(event, label: label, time: time)
+                }
+            }
+        }
     }
 
     /// Opens a connection of labelled streams (a socket's) or the single unlabelled stream of a
@@ -275,6 +340,17 @@ extension DecodeSession {
 
         /// Whether the note about a stream that fit no preset was written (it is written once).
         var noteGiven = false
+
+        /// Renders a TLS layer's event; undecrypted bytes count as problems (exit status 2).
+        mutating func receive(_ event: TLSEvent, label: StreamLabel, time: Timestamp) throws {
+            guard !reachedFrameLimit else { return }
+            switch event {
+            case .noKey, .decryptError: problems += 1
+            case .session, .alert: break
+            }
+            renderer.renderTLS(event, label: label, time: time, into: &output.buffer)
+            try output.flushIfBlockFull()
+        }
 
         mutating func finish(hasFormat: Bool) throws {
             if keepsTotals {

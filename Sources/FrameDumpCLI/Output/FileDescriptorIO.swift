@@ -63,6 +63,13 @@ enum FileDescriptorIO {
         }
     }
 
+    /// Moves `fileDescriptor`'s position `count` bytes forward (`lseek(2)`, `SEEK_CUR`).
+    ///
+    /// - Returns: `false` when the descriptor cannot seek (a pipe).
+    static func skip(_ fileDescriptor: Int32, _ count: Int) -> Bool {
+        lseek(fileDescriptor, off_t(count), SEEK_CUR) >= 0
+    }
+
     /// Writes every byte of `bytes` to `fileDescriptor` with `write(2)`.
     ///
     /// - Returns: 0 when all bytes were written, otherwise the `errno` of the failing call.

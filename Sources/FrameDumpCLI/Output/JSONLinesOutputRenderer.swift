@@ -1,6 +1,7 @@
 import FrameCodec
 import PacketDecoding
 import StreamFraming
+import TLSDecryption
 
 /// Renders decoding as JSON Lines: frames and events (for labelled streams — captures, sockets —
 /// with `conn`, `dir`, `src`, `dst` and `ts` after `type`), and the capture's own line types
@@ -16,6 +17,8 @@ import StreamFraming
 /// {"type":"discarded","conn":1,…,"offset":100,"length":200,"captured":100}
 /// {"type":"malformed_packet","ts":…,"packet":17,"offset":34,"reason":"truncated TCP header"}
 /// {"type":"fragments_dropped","ts":…,"src":"10.0.0.1","dst":"10.0.0.2","id":7,"reason":"end_of_capture","length":128}
+/// {"type":"tls","conn":1,"dir":"c2s",…,"version":"TLS 1.3","cipher_suite":"TLS_AES_128_GCM_SHA256","sni":"localhost","alpn":["h12"],"keys":true,…}
+/// {"type":"tls_decrypt_error","conn":1,"dir":"s2c",…,"offset":1380,"length":93,"reason":"tag"}
 /// {"type":"summary","conn":1,"client":…,"server":…,"c2s":{…},"s2c":{…}}
 /// ```
 struct JSONLinesOutputRenderer: OutputRenderer {
@@ -122,6 +125,62 @@ struct JSONLinesOutputRenderer: OutputRenderer {
         JSONString.append(Self.name(of: drop.reason), to: &buffer)
         buffer.append(contentsOf: ",\"length\":".utf8)
         ByteFormatting.appendDecimal(UInt64(max(0, drop.bytesReceived)), to: &buffer)
+        buffer.append(contentsOf: "}\n".utf8)
+    }
+
+    func renderTLS(_ event: TLSEvent, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+        func open(_ type: String) {
+            buffer.append(contentsOf: "{\"type\":\"\(type)\"".utf8)
+            JSONLinesWriter.appendStreamKeys(label: label, time: time, to: &buffer)
+        }
+        func number(_ key: String, _ value: UInt64) {
+            buffer.append(contentsOf: ",\"\(key)\":".utf8)
+            ByteFormatting.appendDecimal(value, to: &buffer)
+        }
+        func string(_ key: String, _ value: String?) {
+            buffer.append(contentsOf: ",\"\(key)\":".utf8)
+            if let value { JSONString.append(value, to: &buffer) } else { buffer.append(contentsOf: "null".utf8) }
+        }
+        func flag(_ key: String, _ value: Bool) {
+            buffer.append(contentsOf: ",\"\(key)\":\(value)".utf8)
+        }
+        switch event {
+        case .session(let session):
+            open("tls")
+            string("version", session.versionName)
+            string("cipher_suite", session.cipherSuiteName)
+            string("sni", session.serverName)
+            buffer.append(contentsOf: ",\"alpn\":[".utf8)
+            for (index, name) in session.alpn.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                JSONString.append(name, to: &buffer)
+            }
+            buffer.append(UInt8(ascii: "]"))
+            flag("keys", session.keysFound)
+            flag("resumed", session.resumed)
+            flag("hello_retry", session.helloRetried)
+            if session.version == 0x0303 {
+                flag("encrypt_then_mac", session.encryptThenMAC)
+                flag("extended_master_secret", session.extendedMasterSecret)
+            }
+        case .noKey(_, let offset, let length, let reason):
+            open("tls_no_key")
+            number("offset", offset)
+            number("length", length)
+            string("reason", reason.description)
+            if case .unsupportedCipherSuite(let suite) = reason { string("cipher_suite", "0x" + String(suite, radix: 16)) }
+        case .decryptError(_, let offset, let length, let reason):
+            open("tls_decrypt_error")
+            number("offset", offset)
+            number("length", length)
+            string("reason", reason.description)
+        case .alert(_, let offset, let level, let description):
+            open("tls_alert")
+            number("offset", offset)
+            string("level", TLSAlert.levelName(level))
+            number("description", UInt64(description))
+            string("name", TLSAlert.descriptionName(description))
+        }
         buffer.append(contentsOf: "}\n".utf8)
     }
 

@@ -1,6 +1,7 @@
 import FrameCodec
 import PacketDecoding
 import StreamFraming
+import TLSDecryption
 
 /// Renders what decoding produces, for every input alike (hex dump, capture, socket): frames
 /// and events of any number of streams (each with its ``StreamLabel`` and the time of the input
@@ -45,6 +46,10 @@ protocol OutputRenderer {
 
     /// Appends, with `--summary`, the packets skipped because a layer in them is not decoded.
     mutating func renderUnsupported(_ counts: UnsupportedLayerCounts, into buffer: inout [UInt8])
+
+    /// Appends an event of a connection's TLS layer (`--tls-keylog`), at capture time `time`,
+    /// for the stream `label` names (the client's for ``TLSEvent/session(_:)``).
+    mutating func renderTLS(_ event: TLSEvent, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
 
     /// Appends one connection's `--summary` totals.
     mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8])

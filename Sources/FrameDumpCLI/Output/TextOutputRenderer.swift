@@ -1,6 +1,7 @@
 import FrameCodec
 import PacketDecoding
 import StreamFraming
+import TLSDecryption
 
 /// Renders decoding for people: each frame or event as ``TextRenderer`` shows it (for a
 /// labelled stream, the connection, direction, sender → receiver and time first), capture
@@ -65,6 +66,26 @@ struct TextOutputRenderer: OutputRenderer {
         }
         let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)\(label.processText)"
         appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, "limit"))  \(what)"], to: &buffer)
+    }
+
+    mutating func renderTLS(_ event: TLSEvent, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
+        let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)"
+        let (name, what, isBad): (String, String, Bool) = switch event {
+        case .session(let session):
+            ("tls", "\(session.versionName) \(session.cipherSuiteName)"
+                + (session.serverName.map { " sni \($0)" } ?? "")
+                + (session.alpn.isEmpty ? "" : " alpn \(session.alpn.joined(separator: ","))")
+                + (session.resumed ? " resumed" : "")
+                + (session.keysFound ? ", keys found" : ", no keys in the key log"), false)
+        case .noKey(_, let offset, let length, let reason):
+            ("tls no key", "\(length) bytes from offset \(offset) not decrypted (\(reason))", true)
+        case .decryptError(_, let offset, let length, let reason):
+            ("tls decrypt error", "\(length) bytes of records from offset \(offset) did not decrypt (\(reason))", true)
+        case .alert(_, let offset, let level, let description):
+            ("tls alert", "\(TLSAlert.levelName(level)) \(TLSAlert.descriptionName(description) ?? String(description)) at offset \(offset)",
+             level == 2)
+        }
+        appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(isBad ? .bad : .good, name))  \(what)"], to: &buffer)
     }
 
     mutating func renderNotice(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {

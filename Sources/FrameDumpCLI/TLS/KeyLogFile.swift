@@ -1,0 +1,72 @@
+import TLSDecryption
+
+/// `--tls-keylog FILE` and the key logs of a pcapng's Decryption Secrets Blocks, as one
+/// ``TLSKeyProvider``: the secrets of every line read, looked up by client random.
+///
+/// With ``followsGrowth`` (`capture`: the client appends to the file while it runs), a client
+/// random that is not found yet makes it read what was appended since, then look again.
+/// Malformed lines are warnings on standard error with their line numbers; the rest is used.
+final class KeyLogFile: TLSKeyProvider {
+    private let log = TLSKeyLog()
+    private let path: String?
+    private var fileDescriptor: Int32 = -1
+    private let followsGrowth: Bool
+
+    /// Reads the key log at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: The file; `nil` for keys only from ``add(embedded:source:)``.
+    ///   - followsGrowth: Keep the file open and read on when a client random is missing.
+    /// - Throws: ``CommandFailure`` (exit 2) when the file cannot be opened or read.
+    init(path: String?, followsGrowth: Bool = false) throws(CommandFailure) {
+        self.path = path
+        self.followsGrowth = followsGrowth
+        guard let path else { return }
+        switch FileDescriptorIO.openForReading(path) {
+        case .success(let opened): fileDescriptor = opened
+        case .failure(let error):
+            throw CommandFailure(message: "framedump: cannot open the TLS key log \(path): \(error.text)", status: .badInput)
+        }
+        try readMore(isComplete: !followsGrowth)
+        if !followsGrowth {
+            FileDescriptorIO.close(fileDescriptor)
+            fileDescriptor = -1
+        }
+    }
+
+    deinit {
+        if fileDescriptor >= 0 { FileDescriptorIO.close(fileDescriptor) }
+    }
+
+    /// Adds a key log held in the capture itself (a pcapng Decryption Secrets Block).
+    func add(embedded text: [UInt8], source: String) {
+        report(log.add(text, isComplete: true), source: source)
+    }
+
+    /// How many client randoms have secrets.
+    var count: Int { log.count }
+
+    var mayLearnMore: Bool { followsGrowth && fileDescriptor >= 0 }
+
+    func secrets(for clientRandom: ClientRandom) -> TLSSecrets? {
+        if let secrets = log.secrets(for: clientRandom) { return secrets }
+        guard followsGrowth, fileDescriptor >= 0 else { return nil }
+        try? readMore(isComplete: false)
+        return log.secrets(for: clientRandom)
+    }
+
+    private func readMore(isComplete: Bool) throws(CommandFailure) {
+        switch FileDescriptorIO.readAll(fileDescriptor) {
+        case .success(let bytes):
+            report(log.add(bytes, isComplete: isComplete), source: path!)
+        case .failure(let error):
+            throw CommandFailure(message: "framedump: cannot read the TLS key log \(path!): \(error.text)", status: .badInput)
+        }
+    }
+
+    private func report(_ warnings: [TLSKeyLog.Warning], source: String) {
+        for warning in warnings {
+            StandardError.writeLine("framedump: \(source): \(warning); the line is not used")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import TLSDecryption
+
+/// Where a command gets TLS keys: `--tls-keylog FILE`, and the Decryption Secrets Blocks of a
+/// pcapng capture file (used without the option).
+enum TLSKeySource {
+    /// The option `decode`, `streams` and `capture` take.
+    static let option = OptionSpec.value(
+        "tls-keylog", valueName: "FILE",
+        help: "Decrypt TLS with this key log (SSLKEYLOGFILE format) and frame\nthe plaintext; see docs/tls.md.")
+
+    /// The keys for decoding the capture at `path`: the option's file and the file's own
+    /// secrets blocks.
+    ///
+    /// - Parameters:
+    ///   - arguments: The command line (`--tls-keylog`).
+    ///   - path: The capture file, or `nil` (standard input, a live capture: no blocks read).
+    ///   - followsGrowth: The key file may grow while the capture runs (`capture`).
+    /// - Returns: `nil` when there are no keys at all: TLS is then not decrypted and the
+    ///   command behaves as without the option.
+    /// - Throws: ``CommandFailure`` (exit 2) when the key log cannot be read.
+    static func keys(_ arguments: ParsedArguments, capture path: String?, followsGrowth: Bool = false) throws(CommandFailure) -> KeyLogFile? {
+        let option = arguments.value("tls-keylog")
+        let embedded = path.map(embeddedKeyLogs) ?? []
+        guard option != nil || !embedded.isEmpty else { return nil }
+        let keys = try KeyLogFile(path: option, followsGrowth: followsGrowth)
+        for log in embedded { keys.add(embedded: log, source: "\(path!) (Decryption Secrets Block)") }
+        return keys
+    }
+
+    /// The key logs in the pcapng file at `path` (none for a pcap, a pipe, or an unreadable file).
+    private static func embeddedKeyLogs(_ path: String) -> [[UInt8]] {
+        // A pipe (`-`, `<(…)`, a FIFO) is read once, by the capture reader: never scanned first.
+        guard path != "-", FileDescriptorIO.isRegularFile(atPath: path),
+              case .success(let fileDescriptor) = FileDescriptorIO.openForReading(path) else { return [] }
+        defer { FileDescriptorIO.close(fileDescriptor) }
+        return PcapngSecrets.tlsKeyLogs(
+            read: { count in
+                var bytes = [UInt8](repeating: 0, count: count)
+                var filled = 0
+                while filled < count {
+                    let step = bytes.withUnsafeMutableBytes { buffer in
+                        FileDescriptorIO.readSome(fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                    }
+                    guard case .success(let got) = step, got > 0 else { return nil }
+                    filled += got
+                }
+                return bytes
+            },
+            skip: { count in FileDescriptorIO.skip(fileDescriptor, count) })
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--tls-keylog` as a user meets it: a damaged key log, a key log for other connections, the
+/// option where it does not apply, and a capture decoded without it.
+@Suite struct TLSEndToEndTests {
+    static let fixture = CaptureFixture(file: "tls13-aes128gcm.pcap", in: CaptureFixture.tlsDirectory)
+
+    /// A malformed line is a warning naming the file and its line number; the other lines are
+    /// used, so the capture still decrypts.
+    @Test func aMalformedKeyLogLineIsAWarningAndTheRestIsUsed() throws {
+        let keys = try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(Self.fixture.keyLogPath), encoding: .utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-keys-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try ("CLIENT_RANDOM nothex\n" + keys).write(to: file, atomically: true, encoding: .utf8)
+        let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", "--tls-keylog", file.path, Self.fixture.path])
+        #expect(result.stderr.contains("\(file.path): line 1: CLIENT_RANDOM: expected 3 fields"), "\(result.stderr)")
+        #expect(result.status == 0)
+        #expect(result.stdout == (try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(Self.fixture.expectedPath("jsonl")), encoding: .utf8)))
+    }
+
+    /// Keys of other connections: the connection is reported, its bytes counted, exit 2.
+    @Test func keysOfOtherConnectionsAreReportedNotGuessed() throws {
+        let other = CaptureFixture(file: "tls12-aes128gcm.pcap", in: CaptureFixture.tlsDirectory)
+        let result = try FrameDumpProcess.run(["decode", "--json", "--tls-keylog", other.keyLogPath, Self.fixture.path])
+        #expect(result.status == 2)
+        let lines = try JSONLines.parse(result.stdout)
+        #expect(!lines.contains { $0["type"] as? String == "frame" })
+        #expect(lines.first { $0["type"] as? String == "tls" }?["keys"] as? Bool == false)
+        #expect(lines.filter { $0["type"] as? String == "tls_no_key" }.map { $0["dir"] as? String } == ["s2c", "c2s"])
+    }
+
+    @Test func aMissingKeyLogFileIsAnError() throws {
+        let result = try FrameDumpProcess.run(["decode", "--tls-keylog", "/nonexistent/keys.txt", Self.fixture.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot open the TLS key log /nonexistent/keys.txt"), "\(result.stderr)")
+    }
+
+    @Test func theOptionAppliesOnlyToCaptures() throws {
+        let result = try FrameDumpProcess.run(["decode", "--tls-keylog", Self.fixture.keyLogPath, "-"], input: Data("55 aa".utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--tls-keylog applies only to a capture"), "\(result.stderr)")
+    }
+
+    /// Without keys the records are framed as TLS records, as before the layer existed.
+    @Test func withoutTheOptionTLSRecordsAreFramedAsBefore() throws {
+        let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", Self.fixture.path])
+        #expect(result.stderr.contains("detected format tls"), "\(result.stderr)")
+        let lines = try JSONLines.parse(result.stdout)
+        #expect(!lines.contains { ($0["type"] as? String)?.hasPrefix("tls") == true })
+        #expect(lines.filter { $0["type"] as? String == "frame" }.count > 14)
+    }
+
+    /// Plaintext connections in the same run pass through the layer unchanged.
+    @Test func plaintextCapturesDecodeTheSameWithTheOption() throws {
+        let plain = CaptureFixture(file: "h12-conversation.pcap")
+        let result = try FrameDumpProcess.run(["decode", "--json", "--tls-keylog", Self.fixture.keyLogPath, plain.path])
+        let expected = try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(plain.expectedPath("jsonl")), encoding: .utf8)
+        #expect(result.status == 0)
+        #expect(result.stdout == expected)
+    }
+}
