@@ -16,6 +16,17 @@ import Testing
     }
 
     /// Examples from the spec's text (https://github.com/msgpack/msgpack/blob/master/spec.md).
+    /// Containers of 65,535 elements, the size that ran for minutes while every append copied
+    /// the array under construction: built whole and in order.
+    @Test func largeContainersAreBuiltWhole() throws {
+        let array = try value([0xDC, 0xFF, 0xFF] + [UInt8](repeating: 0xC0, count: 65_535))
+        guard case .array(let values) = array else { Issue.record("not an array: \(array)"); return }
+        #expect(values.count == 65_535 && values.allSatisfy { $0 == .null })
+        let map = try value([0xDE, 0x40, 0x00] + (0..<0x4000).flatMap { _ in [UInt8(0x01), 0xC3] })
+        guard case .map(let pairs) = map else { Issue.record("not a map: \(map)"); return }
+        #expect(pairs.count == 0x4000 && pairs.allSatisfy { $0.key == .unsigned(1) && $0.value == .bool(true) })
+    }
+
     @Test func formatFamilies() throws {
         #expect(try value([0x7F]) == .unsigned(127))
         #expect(try value([0xE0]) == .negative(-32))

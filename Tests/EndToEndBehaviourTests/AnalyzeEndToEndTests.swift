@@ -112,6 +112,25 @@ import Testing
         #expect(bad.stderr.contains("heartbeat.pong_timeout: expected a known key"), "\(bad)")
         let missing = try FrameDumpProcess.run(["analyze", "--policy", "im-nonsense", "Fixtures/analyze/hb-capped-backoff.pcap"])
         #expect(missing.status == 1 && missing.stderr.contains("not a built-in policy (im-default)"), "\(missing)")
+        // Times past what nanoseconds hold were a crash (an Int64 conversion trap), not an error.
+        let wide = directory.appendingPathComponent("wide.json")
+        try Data(#"{"tolerance":1e8,"reconnect":{"factor":1e300}}"#.utf8).write(to: wide)
+        let tolerant = try FrameDumpProcess.run(["analyze", "--policy", wide.path, "Fixtures/analyze/hb-capped-backoff.pcap"])
+        #expect(tolerant.status == 1 && tolerant.stderr.contains("tolerance: expected a fraction from 0 to 1"), "\(tolerant)")
+        let scaled = try FrameDumpProcess.run(["analyze", "--time-scale", "5e7", "Fixtures/analyze/hb-capped-backoff.pcap"])
+        #expect(scaled.status == 1 && scaled.stderr.contains("over 10^9 seconds"), "\(scaled)")
+        let steep = directory.appendingPathComponent("steep.json")
+        try Data(#"{"reconnect":{"factor":1e300}}"#.utf8).write(to: steep)
+        let backoff = try FrameDumpProcess.run(["analyze", "--json", "--policy", steep.path, "Fixtures/analyze/hb-capped-backoff.pcap"])
+        #expect(backoff.status < 128 && backoff.stdout.contains(#""rule":"reconnect_backoff""#), "\(backoff)")
+    }
+
+    /// Layouts the generated Lua cannot read yet are refused, not written wrong (or a crash, for
+    /// a delimiter format with --port).
+    @Test(arguments: ["lines", "mqtt", "varint", "len:u8 ; length=len*4", "v:b1 w:b7 len:u8"])
+    func dissectorRefusesLayoutsItCannotRead(_ format: String) throws {
+        let run = try FrameDumpProcess.run(["dissector", "--format", format, "--port", "7100"])
+        #expect(run.status == 1 && run.stderr.contains("the dissector supports fixed-width fields with one length field"), "\(run)")
     }
 
     /// The well-behaved client's first connection: dead after missed pongs, and the client closed

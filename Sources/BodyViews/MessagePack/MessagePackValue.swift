@@ -62,15 +62,18 @@ extension MessagePackDecoder {
         private(set) var result = MessagePackValue.null
 
         private mutating func add(_ value: MessagePackValue) {
-            guard let top = stack.popLast() else {
+            guard var top = stack.popLast() else {
                 result = value
                 return
             }
             switch top {
             case .array(var values):
+                // `top` must let go of the array, or the append copies it: quadratic in its count.
+                top = .array([])
                 values.append(value)
                 stack.append(.array(values))
             case .map(var pairs, let pendingKey):
+                top = .array([])
                 if let pendingKey {
                     pairs.append((pendingKey, value))
                     stack.append(.map(pairs, pendingKey: nil))

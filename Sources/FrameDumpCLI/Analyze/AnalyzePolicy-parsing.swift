@@ -27,7 +27,12 @@ extension AnalyzePolicy {
         let root = try Reader(value, path: "")
         try root.only(["name", "frames", "message_id", "tolerance", "heartbeat", "reconnect", "delivery", "sessions", "limits"])
         if let name = try root.string("name") { policy.name = name }
-        if let tolerance = try root.number("tolerance") { policy.tolerance = tolerance }
+        if let tolerance = try root.number("tolerance") {
+            // A fraction of the expected time: more than 1 would let a deadline pass before it is due
+            // (and, times the longest time allowed, overflow the nanosecond arithmetic).
+            guard tolerance <= 1 else { throw ParseError(path: "tolerance", expected: "a fraction from 0 to 1") }
+            policy.tolerance = tolerance
+        }
         if let frames = try root.object("frames") {
             try frames.only(["field", "ping", "pong", "msg", "ack"])
             policy.frames.field = try frames.string("field") ?? policy.frames.field

@@ -70,7 +70,7 @@ struct AnalyzePolicy: Equatable {
         func expectedDelay(attempt: Int) -> Int64 {
             var delay = Double(base)
             for _ in 0..<min(attempt, 64) where delay < Double(cap) { delay *= factor }
-            return min(Int64(delay), cap)
+            return delay >= Double(cap) ? cap : Int64(delay)  // a huge factor makes delay infinite
         }
     }
 
@@ -109,6 +109,13 @@ struct AnalyzePolicy: Equatable {
         var samples = 100_000
         /// Connections whose figures are kept for the per-connection records and the report.
         var connections = 10_000
+    }
+
+    /// The longest of the policy's times, in nanoseconds.
+    var longestTime: Double {
+        let times = heartbeat.intervals.map(\.nanoseconds)
+            + [heartbeat.pongTimeout, reconnect.base, reconnect.cap, reconnect.jitter, delivery.ackTimeout, sessions.idleTimeout]
+        return Double(times.max() ?? 0)
     }
 
     /// The policy with every time multiplied by `factor` (`--time-scale`).

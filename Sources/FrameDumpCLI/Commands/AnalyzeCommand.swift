@@ -114,6 +114,11 @@ enum AnalyzeCommand: Command {
             guard let factor = Double(text), factor > 0, factor.isFinite else {
                 throw UsageError("--time-scale '\(text)': expected a number greater than 0, e.g. 0.05")
             }
+            // Policy times are below 10⁹ s; scaled, they must stay there, so that sums of them
+            // and their tolerance fit the nanosecond arithmetic.
+            guard policy.longestTime * factor < 1e18 else {
+                throw UsageError("--time-scale '\(text)': makes the policy's longest time over 10^9 seconds")
+            }
             policy = policy.scaled(by: factor)
         }
         return policy

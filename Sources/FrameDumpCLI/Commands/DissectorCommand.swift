@@ -29,6 +29,12 @@ enum DissectorCommand: Command {
             throw UsageError("--format is required (presets: \(FrameFormat.presets.map(\.name).joined(separator: ", ")))")
         }
         let format = try FrameOutputOptions.resolveFormat(formatText)
+        // The generated Lua reads fixed-width fields and one length field; the other layouts
+        // would load and then cut frames wrongly, so they are refused until it reads them too.
+        if format.isDelimited || format.hasVariableLayout || format.lengthFieldIndices.count > 1
+            || format.fields.contains(where: { $0.lengthMultiplier != 1 }) {
+            throw UsageError("--format '\(formatText)': the dissector supports fixed-width fields with one length field; not yet delimiters, varint or bit fields, or computed lengths")
+        }
         let name = arguments.value("name") ?? (FrameFormat.preset(named: format.name) != nil ? format.name : "framedump")
         let isLetter = { (scalar: Unicode.Scalar) in ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
         guard let first = name.unicodeScalars.first, isLetter(first),
