@@ -66,7 +66,7 @@ struct BodySelection {
             let bytes: [UInt8]
             switch FileDescriptorIO.readFile(atPath: path) {
             case .success(let read): bytes = read
-            case .failure(let error): throw UsageError("--proto-descriptors '\(path)': \(error)")
+            case .failure(let error): throw UsageError("--proto-descriptors '\(path)': \(error.text)")
             }
             do {
                 schema = try ProtoSchema(descriptorSet: bytes)
