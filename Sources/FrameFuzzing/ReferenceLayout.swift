@@ -46,9 +46,11 @@ struct ReferenceLayout {
         return value
     }
 
-    /// The magic's bytes as they appear on the wire, or `nil` for a format without a magic.
+    /// The magic's bytes as they appear on the wire, or `nil` for a format without a magic, or
+    /// whose magic is a bit field or varint (no whole bytes to scan for or plant).
     var magicBytes: [UInt8]? {
-        guard let index = magicFieldIndex, let magic = format.fields[index].expected?.lowerBound else { return nil }
+        guard let index = magicFieldIndex, format.fields[index].encoding == .fixed,
+              let magic = format.fields[index].expected?.lowerBound else { return nil }
         return Self.encode(magic, width: format.fields[index].width, byteOrder: format.fields[index].byteOrder)
     }
 
