@@ -257,9 +257,10 @@ public final class TLSConnectionLayer: ConnectionLayer {
         let fragment = UnsafeRawBufferPointer(rebasing: record[5...])
         let isTLS13 = suite?.isTLS13 == true
         if type == 20 {
-            // TLS 1.3 sends change_cipher_spec for middlebox compatibility only (RFC 8446 §D.4).
+            // TLS 1.3 sends change_cipher_spec for middlebox compatibility only (RFC 8446 §D.4),
+            // also right after a HelloRetryRequest, before the ServerHello that follows it.
             if serverHello == nil {
-                stop(direction, .noKey(.noHandshake), at: offset + UInt64(record.count))
+                if !helloRetried { stop(direction, .noKey(.noHandshake), at: offset + UInt64(record.count)) }
             } else if !isTLS13 {
                 installTLS12Keys(direction, nextRecordAt: offset + UInt64(record.count))
                 if directions[d].held == nil { try announce(emit) }
