@@ -74,7 +74,7 @@ final class StreamListing {
             let process = nextProcess?.connection == number ? nextProcess?.process : nil
             nextProcess = nil
             records[number] = ConnectionRecord(number: number, client: client, server: server, roles: roles, process: process)
-            layers?.open(number)
+            layers?.open(number, roles: roles)
         case .connectionProcess(let number, let process):
             nextProcess = (number, process)
         case .stream(.data(let number, let direction, _, let bytes)):

@@ -1,3 +1,4 @@
+import PacketDecoding
 import TLSDecryption
 
 /// The ``TLSConnectionLayer`` of each open connection of a capture, made with the run's keys
@@ -10,9 +11,11 @@ struct ConnectionLayers {
         self.keys = keys
     }
 
-    /// Gives `connection` its layer (a connection number reused by a new SYN gets a new one).
-    mutating func open(_ connection: Int) {
-        byConnection[connection] = TLSConnectionLayer(keys: keys)
+    /// Gives `connection` its layer (a connection number reused by a new SYN gets a new one);
+    /// one whose roles come from its first packet (no TCP handshake captured) may begin inside
+    /// a TLS record.
+    mutating func open(_ connection: Int, roles: RoleEvidence) {
+        byConnection[connection] = TLSConnectionLayer(keys: keys, handshakeMayBeMissing: roles == .firstPacket)
     }
 
     /// The layer of `connection`, or `nil` when it has none (it opened before the layers did).
