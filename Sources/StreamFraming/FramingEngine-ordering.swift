@@ -17,6 +17,8 @@ import PacketDecoding
 ///                                    → emitted: conn 1 frame (1), conn 2 frame (2), …
 /// ```
 ///
+/// Without ``FramingConfiguration/ordersAcrossStreams`` no stream holds others back.
+///
 /// Memory: held outputs count their frames' bytes (copied out of the decoders' buffers) and
 /// ``heldOutputOverhead`` each, against ``FramingConfiguration/maxUndecidedBytes``; beyond it
 /// the stream holding longest is decided now from what it has, or given up if it waits for a
@@ -98,7 +100,7 @@ extension FramingEngine {
     /// Holds `input` of an undecided stream; its first makes the stream a barrier.
     @inlinable
     mutating func holdInput(_ input: FramedStream<Context>.HeldInput, of stream: FramedStream<Context>, at time: Timestamp) {
-        if stream.firstHeldSequence == nil {
+        if stream.firstHeldSequence == nil, configuration.ordersAcrossStreams {
             stream.firstHeldSequence = inputSequence
             barriers.append((stream, inputSequence))
         }

@@ -40,6 +40,11 @@ import PacketDecoding
 /// memory (``skippedStreams``). If no format is ever found, ``finish(at:into:)`` emits
 /// ``FramingEvent/formatUndetectable(_:firstBytes:)`` and throws ``FormatDetectionError``.
 ///
+/// **Order.** Outputs come in the order of the inputs that completed them, across streams:
+/// while a stream holds inputs undecided, later outputs of other streams are held back and
+/// come after its own (FramingEngine-ordering.swift), within ``FramingConfiguration/maxUndecidedBytes``.
+/// Only a new format's ``FramingEvent/formatDetected(_:stream:isNew:)`` comes at once.
+///
 /// **Memory.** Held inputs are bounded as above; the bytes of unfinished frames all decoders
 /// hold are bounded by ``FramingConfiguration/maxBufferedBytes``: past it the partial frame
 /// that has waited longest is given up (``FramingEvent/limit(_:stream:)``, then `truncated`),

@@ -321,6 +321,24 @@ import Testing
         #expect(recorder.engine.heldOutputs.count == recorder.engine.heldOutputsHead, "nothing is held back once no stream holds")
     }
 
+    /// Without ``FramingConfiguration/ordersAcrossStreams`` (live input) each output comes as
+    /// soon as it is known: the held CONNACK after the other connection's frames.
+    @Test func liveInputEmitsEachOutputAtOnce() throws {
+        var configuration = FramingConfiguration()
+        configuration.ordersAcrossStreams = false
+        var recorder = FramingRecorder(configuration)
+        let connect: [UInt8] = [0x10, 0x0E, 0x00, 0x04] + Array("MQTT".utf8) + [0x04, 0x02, 0x00, 0x3C, 0x00, 0x02] + Array("c1".utf8)
+        recorder.open(1)
+        recorder.open(2)
+        try recorder.receive(connect, 1, at: 1)
+        try recorder.receive([0x20, 0x02, 0x00, 0x00], 1, .serverToClient, at: 2)
+        try recorder.receive(connect, 2, at: 3)
+        #expect(recorder.events.filter { $0.kind == "frame" }.map(\.time) == [1, 3], "frames of decided streams at once")
+        try recorder.receive([0x40, 0x02, 0x00, 0x01, 0x40, 0x02, 0x00, 0x02], 1, .serverToClient, at: 5)
+        #expect(recorder.events.filter { $0.kind == "frame" }.map(\.time) == [1, 3, 2, 5, 5])
+        #expect(recorder.engine.barriers.isEmpty)
+    }
+
     /// What is held back for input order counts against ``FramingConfiguration/maxUndecidedBytes``:
     /// past it the stream holding longest is decided from the bytes it has, after a limit event,
     /// and nothing is lost; the held outputs stay within the budget after each input.
