@@ -126,6 +126,25 @@ import TLSDecryption
         #expect(outputs.events == [.decryptError(.clientToServer, offset: 0, length: 40, reason: .truncated)])
     }
 
+    /// A ClientHello whose session ID length runs past its body: `malformed_handshake` for the
+    /// client's rest, and, with no client random, the server's rest has no handshake; nothing
+    /// is decrypted and every byte after the hello is in an event.
+    @Test func aMalformedClientHelloIsAnEventAndNothingIsDecrypted() throws {
+        var capture = try CapturedTLS("tls13-aes128gcm")
+        // Record header 5, handshake header 4, version 2, random 32: then the session ID length.
+        capture.damage(.clientToServer, at: 5 + 4 + 2 + 32) { _ in 0xFF }
+        let outputs = try LayerOutputs.replay(capture.chunks, keys: capture.keys)
+        #expect(outputs.plaintext == [[], []])
+        let (c2s, s2c) = (capture.stream(.clientToServer).count, capture.stream(.serverToClient).count)
+        let serverHelloEnd = UInt64(capture.records(.serverToClient)[0].length)
+        // Each direction reports when it ends: the client first.
+        #expect(outputs.events == [
+            .decryptError(.clientToServer, offset: UInt64(capture.records(.clientToServer)[0].length),
+                          length: UInt64(c2s - capture.records(.clientToServer)[0].length), reason: .malformedHandshake),
+            .noKey(.serverToClient, offset: serverHelloEnd, length: UInt64(s2c) - serverHelloEnd, reason: .noHandshake),
+        ], "\(outputs.events)")
+    }
+
     @Test func otherProtocolsPassThroughUnchanged() throws {
         let h12: [UInt8] = [0x55, 0xAA, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 7, 8]
         let outputs = try LayerOutputs.replay([CapturedTLS.Chunk(direction: .clientToServer, bytes: h12),
