@@ -42,10 +42,16 @@ extension FrameDecoder {
                 switch try judgeLength(declared: declared, headerLength: headerLength, available: available, at: &position, receive) {
                 case .whole(let length): frameLength = length
                 case .passedOver: continue
-                case .awaited: return
+                case .awaited:
+                    if let checksum = layout.checksum {
+                        startRunningChecksum(header, at: position, available: available, checksum,
+                                             fieldOffset: checksumOffset, headerLength: headerLength)
+                    }
+                    return
                 }
                 let crcOK: Bool? = layout.checksum.map {
-                    Self.checksumMatches(header, frameLength: frameLength, $0, fieldOffset: checksumOffset, headerLength: headerLength)
+                    frameChecksumMatches(header, at: position, frameLength: frameLength, $0,
+                                         fieldOffset: checksumOffset, headerLength: headerLength)
                 }
                 try emitFrame(storage, at: &position, length: frameLength, headerLength: headerLength, crcOK: crcOK, receive)
             }

@@ -84,6 +84,16 @@ public struct FrameDecoder: Sendable {
     /// shorter than this are only appended, not re-parsed (a 64 KiB frame arriving in
     /// segments would otherwise have its header re-read once per segment).
     var bytesAwaited = 0
+    /// The checksum of the awaited frame's first ``checksummedCount`` bytes (the checksum field
+    /// counted as the coverage says), carried forward over each chunk as it arrives: a frame
+    /// that spans many segments is checksummed while each segment is in cache, and its
+    /// completion checksums only the bytes the last chunk brought.
+    var runningChecksum: UInt32 = 0
+    /// Bytes of the frame at ``runningChecksumOffset`` that ``runningChecksum`` covers; 0 when
+    /// no checksum is running.
+    var checksummedCount = 0
+    /// Absolute stream offset of the frame ``runningChecksum`` belongs to.
+    var runningChecksumOffset: UInt64 = 0
     /// Events decided by ``noteGap(byteCount:_:)``, ``finish(_:)`` or
     /// ``abandonPartialFrame(_:)`` but not yet received because `receive` threw: the next call
     /// delivers them first. Empty unless a receiver threw.
@@ -126,6 +136,10 @@ public struct FrameDecoder: Sendable {
         if !undelivered.isEmpty { try deliverUndelivered(receive) }
         if bytesAwaited > chunk.count {
             bytesAwaited &-= chunk.count
+            if checksummedCount > 0, let checksum = layout.checksum {
+                runningChecksum = checksum.tables.update(runningChecksum, chunk)
+                checksummedCount &+= chunk.count
+            }
             return
         }
         bytesAwaited = 0
@@ -308,9 +322,17 @@ public struct FrameDecoder: Sendable {
             switch try judgeLength(declared: declared, headerLength: layout.headerLength, available: available, at: &position, receive) {
             case .whole(let length): frameLength = length
             case .passedOver: continue
-            case .awaited: return
+            case .awaited:
+                if let checksum = layout.checksum {
+                    startRunningChecksum(header, at: position, available: available, checksum,
+                                         fieldOffset: checksum.offset, headerLength: layout.headerLength)
+                }
+                return
             }
-            let crcOK: Bool? = layout.checksum.map { Self.checksumMatches(header, frameLength: frameLength, $0, layout) }
+            let crcOK: Bool? = layout.checksum.map {
+                frameChecksumMatches(header, at: position, frameLength: frameLength, $0,
+                                     fieldOffset: $0.offset, headerLength: layout.headerLength)
+            }
             try emitFrame(storage, at: &position, length: frameLength, headerLength: layout.headerLength, crcOK: crcOK, receive)
         }
     }
@@ -445,40 +467,70 @@ public struct FrameDecoder: Sendable {
         return Swift.max(from, end &- magic.end &+ 1)
     }
 
-    /// Whether the checksum stored in the header matches the frame's bytes.
+    /// Whether the checksum stored in the header of the frame at `position` (in the buffer)
+    /// matches its bytes, continuing the running checksum when it belongs to this frame.
+    ///
+    /// - Parameters:
+    ///   - fieldOffset: the checksum field's offset in this frame's header.
+    ///   - headerLength: this frame's header length (a walked layout's own).
     @inline(__always)
-    static func checksumMatches(
+    mutating func frameChecksumMatches(
         _ frame: UnsafeRawPointer,
-        frameLength: Int,
-        _ checksum: FrameLayout.Checksum,
-        _ layout: FrameLayout
-    ) -> Bool {
-        checksumMatches(frame, frameLength: frameLength, checksum, fieldOffset: checksum.offset, headerLength: layout.headerLength)
-    }
-
-    /// ``checksumMatches(_:frameLength:_:_:)`` with the field's offset and the header length
-    /// of this frame (a walked layout's own).
-    @inline(__always)
-    static func checksumMatches(
-        _ frame: UnsafeRawPointer,
+        at position: Int,
         frameLength: Int,
         _ checksum: FrameLayout.Checksum,
         fieldOffset: Int,
         headerLength: Int
     ) -> Bool {
+        var crc: UInt32
+        if checksummedCount > 0, runningChecksumOffset == absoluteOffset(position) {
+            crc = checksum.tables.update(runningChecksum, UnsafeRawBufferPointer(start: frame + checksummedCount,
+                                                                                 count: frameLength &- checksummedCount))
+            checksummedCount = 0
+        } else {
+            crc = Self.checksum(frame, count: frameLength, checksum, fieldOffset: fieldOffset, headerLength: headerLength)
+        }
         let stored = frame.loadInteger(fromByteOffset: fieldOffset, width: FrameLayout.Checksum.width, byteOrder: checksum.byteOrder)
+        return UInt64(crc) == stored
+    }
+
+    /// Starts the running checksum of the awaited frame at `position` over its `available`
+    /// bytes so far (its whole header among them).
+    @inline(__always)
+    mutating func startRunningChecksum(
+        _ frame: UnsafeRawPointer,
+        at position: Int,
+        available: Int,
+        _ checksum: FrameLayout.Checksum,
+        fieldOffset: Int,
+        headerLength: Int
+    ) {
+        runningChecksum = Self.checksum(frame, count: available, checksum, fieldOffset: fieldOffset, headerLength: headerLength)
+        checksummedCount = available
+        runningChecksumOffset = absoluteOffset(position)
+    }
+
+    /// The checksum of a frame's first `count` bytes (at least its header), as the field's
+    /// coverage says: the body only, or the header with the field taken as four zero bytes,
+    /// then the body. Computed in place, never copied.
+    @inline(__always)
+    static func checksum(
+        _ frame: UnsafeRawPointer,
+        count: Int,
+        _ checksum: FrameLayout.Checksum,
+        fieldOffset: Int,
+        headerLength: Int
+    ) -> UInt32 {
         let tables = checksum.tables
-        var crc: UInt32 = 0
         switch checksum.coverage {
         case .body:
-            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame + headerLength, count: frameLength &- headerLength))
+            return tables.update(0, UnsafeRawBufferPointer(start: frame + headerLength, count: count &- headerLength))
         case .headerAndBody:
             let afterField = fieldOffset &+ FrameLayout.Checksum.width
-            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame, count: fieldOffset))
+            var crc = tables.update(0, UnsafeRawBufferPointer(start: frame, count: fieldOffset))
             crc = withUnsafeBytes(of: UInt32(0)) { tables.update(crc, $0) }
-            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame + afterField, count: frameLength &- afterField))
+            return tables.update(crc, UnsafeRawBufferPointer(start: frame + afterField, count: count &- afterField))
         }
-        return UInt64(crc) == stored
     }
 
     // MARK: - Events and buffer upkeep
@@ -509,6 +561,7 @@ public struct FrameDecoder: Sendable {
     /// state is final before any of them is received.
     private mutating func takeTail() {
         bytesAwaited = 0
+        checksummedCount = 0
         let storage = buffer
         let end = storage.count
         var position = readIndex
