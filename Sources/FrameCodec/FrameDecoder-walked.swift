@@ -43,15 +43,16 @@ extension FrameDecoder {
                 case .whole(let length): frameLength = length
                 case .passedOver: continue
                 case .awaited:
-                    if let checksum = layout.checksum {
-                        startRunningChecksum(header, at: position, available: available, checksum,
-                                             fieldOffset: checksumOffset, headerLength: headerLength)
+                    if let checksum = layout.checksum, bytesAwaited >= runningChecksumMinimum {
+                        startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksumOffset,
+                                                           headerLength: headerLength), count: available, at: position)
                     }
                     return
                 }
-                let crcOK: Bool? = layout.checksum.map {
-                    frameChecksumMatches(header, at: position, frameLength: frameLength, $0,
-                                         fieldOffset: checksumOffset, headerLength: headerLength)
+                var crcOK: Bool?
+                if let checksum = layout.checksum {
+                    crcOK = Self.checksumMatches(header, frameLength: frameLength, checksum, fieldOffset: checksumOffset,
+                                                 headerLength: headerLength, resuming: takeRunningChecksum(at: position))
                 }
                 try emitFrame(storage, at: &position, length: frameLength, headerLength: headerLength, crcOK: crcOK, receive)
             }

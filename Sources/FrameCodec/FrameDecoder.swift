@@ -62,6 +62,12 @@ public struct FrameDecoder: Sendable {
     /// Consumed bytes the buffer must hold before it is compacted (swift-nio's reclaim threshold).
     static let compactionThreshold = 2048
 
+    /// Bytes an awaited frame must still miss for its checksum to run forward chunk by chunk
+    /// (``runningChecksumMinimum``'s default). A frame that spans only a few chunks costs less
+    /// checksummed once at its completion: each update has a fixed cost, and a short piece
+    /// takes the table path (docs/performance.md).
+    static let defaultRunningChecksumMinimum = 16 << 10
+
     let layout: FrameLayout
     /// Fed bytes; `buffer[readIndex...]` are not yet in a frame or event.
     private var buffer: [UInt8] = []
@@ -94,6 +100,9 @@ public struct FrameDecoder: Sendable {
     var checksummedCount = 0
     /// Absolute stream offset of the frame ``runningChecksum`` belongs to.
     var runningChecksumOffset: UInt64 = 0
+    /// ``defaultRunningChecksumMinimum``; tests lower it to run every chunking through the
+    /// running checksum.
+    var runningChecksumMinimum = FrameDecoder.defaultRunningChecksumMinimum
     /// Events decided by ``noteGap(byteCount:_:)``, ``finish(_:)`` or
     /// ``abandonPartialFrame(_:)`` but not yet received because `receive` threw: the next call
     /// delivers them first. Empty unless a receiver threw.
@@ -323,15 +332,16 @@ public struct FrameDecoder: Sendable {
             case .whole(let length): frameLength = length
             case .passedOver: continue
             case .awaited:
-                if let checksum = layout.checksum {
-                    startRunningChecksum(header, at: position, available: available, checksum,
-                                         fieldOffset: checksum.offset, headerLength: layout.headerLength)
+                if let checksum = layout.checksum, bytesAwaited >= runningChecksumMinimum {
+                    startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksum.offset,
+                                                       headerLength: layout.headerLength), count: available, at: position)
                 }
                 return
             }
-            let crcOK: Bool? = layout.checksum.map {
-                frameChecksumMatches(header, at: position, frameLength: frameLength, $0,
-                                     fieldOffset: $0.offset, headerLength: layout.headerLength)
+            var crcOK: Bool?
+            if let checksum = layout.checksum {
+                crcOK = Self.checksumMatches(header, frameLength: frameLength, checksum, fieldOffset: checksum.offset,
+                                             headerLength: layout.headerLength, resuming: takeRunningChecksum(at: position))
             }
             try emitFrame(storage, at: &position, length: frameLength, headerLength: layout.headerLength, crcOK: crcOK, receive)
         }
@@ -467,47 +477,47 @@ public struct FrameDecoder: Sendable {
         return Swift.max(from, end &- magic.end &+ 1)
     }
 
-    /// Whether the checksum stored in the header of the frame at `position` (in the buffer)
-    /// matches its bytes, continuing the running checksum when it belongs to this frame.
+    /// Whether the checksum stored in the header matches the frame's bytes.
     ///
     /// - Parameters:
     ///   - fieldOffset: the checksum field's offset in this frame's header.
     ///   - headerLength: this frame's header length (a walked layout's own).
+    ///   - resuming: the running checksum of the frame's first bytes and their count, from
+    ///     ``takeRunningChecksum(at:)``; `nil` to checksum the whole frame.
     @inline(__always)
-    mutating func frameChecksumMatches(
+    static func checksumMatches(
         _ frame: UnsafeRawPointer,
-        at position: Int,
         frameLength: Int,
         _ checksum: FrameLayout.Checksum,
         fieldOffset: Int,
-        headerLength: Int
+        headerLength: Int,
+        resuming: (crc: UInt32, count: Int)?
     ) -> Bool {
-        var crc: UInt32
-        if checksummedCount > 0, runningChecksumOffset == absoluteOffset(position) {
-            crc = checksum.tables.update(runningChecksum, UnsafeRawBufferPointer(start: frame + checksummedCount,
-                                                                                 count: frameLength &- checksummedCount))
-            checksummedCount = 0
+        let crc = if let resuming {
+            checksum.tables.update(resuming.crc, UnsafeRawBufferPointer(start: frame + resuming.count, count: frameLength &- resuming.count))
         } else {
-            crc = Self.checksum(frame, count: frameLength, checksum, fieldOffset: fieldOffset, headerLength: headerLength)
+            Self.checksum(frame, count: frameLength, checksum, fieldOffset: fieldOffset, headerLength: headerLength)
         }
         let stored = frame.loadInteger(fromByteOffset: fieldOffset, width: FrameLayout.Checksum.width, byteOrder: checksum.byteOrder)
         return UInt64(crc) == stored
     }
 
-    /// Starts the running checksum of the awaited frame at `position` over its `available`
-    /// bytes so far (its whole header among them).
+    /// Starts the running checksum of the awaited frame at `position`: `crc` of its first
+    /// `count` bytes (its whole header among them).
     @inline(__always)
-    mutating func startRunningChecksum(
-        _ frame: UnsafeRawPointer,
-        at position: Int,
-        available: Int,
-        _ checksum: FrameLayout.Checksum,
-        fieldOffset: Int,
-        headerLength: Int
-    ) {
-        runningChecksum = Self.checksum(frame, count: available, checksum, fieldOffset: fieldOffset, headerLength: headerLength)
-        checksummedCount = available
+    mutating func startRunningChecksum(_ crc: UInt32, count: Int, at position: Int) {
+        runningChecksum = crc
+        checksummedCount = count
         runningChecksumOffset = absoluteOffset(position)
+    }
+
+    /// The running checksum and the bytes it covers when it belongs to the frame at `position`,
+    /// which is then complete (the checksum stops running); `nil` otherwise.
+    @inline(__always)
+    mutating func takeRunningChecksum(at position: Int) -> (crc: UInt32, count: Int)? {
+        guard checksummedCount > 0, runningChecksumOffset == absoluteOffset(position) else { return nil }
+        defer { checksummedCount = 0 }
+        return (runningChecksum, checksummedCount)
     }
 
     /// The checksum of a frame's first `count` bytes (at least its header), as the field's
