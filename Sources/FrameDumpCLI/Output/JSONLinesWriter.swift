@@ -43,7 +43,9 @@ struct JSONLinesWriter {
     private let hasVariableLayout: Bool
     /// The integer fields of ``format`` in header order (opaque fields carry no integer).
     private let fields: [FieldKey]
-    /// The keys of ``fields``, one after the other: `"magic":`, `,"ver":`, ….
+    /// The keys of ``fields``, one after the other: `"magic":`, `,"ver":`, …, then
+    /// ``ByteCursor/paddedPieceLimit`` zero bytes, so that every key can be copied by
+    /// ``ByteCursor/appendPadded(_:)``.
     private let keyBytes: [UInt8]
     private let payloadStart: Int?
     /// The most bytes of a line besides the stream's keys and the payload hex.
@@ -116,7 +118,7 @@ struct JSONLinesWriter {
                                    width: field.width, isBigEndian: field.byteOrder == .bigEndian, constant: constant))
         }
         self.fields = fields
-        self.keyBytes = keyBytes
+        self.keyBytes = keyBytes + repeatElement(0, count: ByteCursor.paddedPieceLimit)
         let namedFields: [NamedField] = format.fields.indices.compactMap { index in
             let field = format.fields[index]
             guard !field.valueNames.isEmpty else { return nil }
@@ -248,12 +250,12 @@ struct JSONLinesWriter {
                         let key = UnsafeRawBufferPointer(rebasing: keys[field.keyStart..<field.keyStart &+ field.keyCount])
                         if let constant = field.constant {
                             if value == constant {
-                                line.append(key)
+                                line.appendPadded(key)
                                 continue
                             }
-                            line.append(UnsafeRawBufferPointer(rebasing: key[..<(key.count &- ByteCursor.decimalDigitCount(constant))]))
+                            line.appendPadded(UnsafeRawBufferPointer(rebasing: key[..<(key.count &- ByteCursor.decimalDigitCount(constant))]))
                         } else {
-                            line.append(key)
+                            line.appendPadded(key)
                         }
                         line.appendDecimal(value)
                     }
@@ -271,7 +273,7 @@ struct JSONLinesWriter {
                 let entry = fields[key]
                 key += 1
                 let digits = entry.constant.map { ByteCursor.decimalDigitCount($0) } ?? 0
-                line.append(UnsafeRawBufferPointer(rebasing: keys[entry.keyStart..<entry.keyStart &+ entry.keyCount &- digits]))
+                line.appendPadded(UnsafeRawBufferPointer(rebasing: keys[entry.keyStart..<entry.keyStart &+ entry.keyCount &- digits]))
                 line.appendDecimal(values[index])
             }
         }
