@@ -43,7 +43,9 @@
 /// A frame whose checksum does not match is still delivered, with ``Frame/crcOK`` `false`.
 /// The checksum is computed over the frame's bytes in place (for
 /// ``ChecksumCoverage/headerAndBody``: the header before the checksum field, four zero bytes,
-/// then the rest), never copied.
+/// then the rest), never copied. A frame still missing many bytes when its header is read
+/// (``defaultRunningChecksumMinimum``) has its checksum carried forward over each chunk as the
+/// chunk arrives, so its completion checksums only the last chunk's bytes.
 ///
 /// ### Memory and cost
 /// The chunk is appended to one growing buffer and frames are handed out as zero-copy slices
