@@ -4,8 +4,11 @@ import FrameCodec
 /// ``LiveDecoding`` `listen`, `connect`, `proxy`), declared once so their values, defaults and
 /// help read the same wherever frames are printed, and parsed once into this value.
 struct FrameOutputOptions {
-    /// `--format`: the format of every stream, or `nil` to detect each stream's.
+    /// `--format`: the format of every stream, or `nil` to detect each stream's. With
+    /// `--format websocket`, `--inner`'s format (`nil`: `--inner auto`, or no `--inner`).
     var format: FrameFormat?
+    /// `--format websocket`: every connection of a capture read as WebSocket; `nil` otherwise.
+    var webSocket: WebSocketSettings?
     /// `--json`: JSON Lines instead of text.
     var json = false
     /// `--payload`: whether frames show their payload (`hex`, the default) or not (`none`).
@@ -53,7 +56,14 @@ struct FrameOutputOptions {
     ///
     /// - Throws: ``UsageError`` for a `--format` that is neither a preset nor a valid spec.
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
+        let inner = arguments.value("inner")
+        if arguments.value("format") == "websocket" {
+            webSocket = WebSocketSettings(framesInner: inner != nil)
+            format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text) }
+        } else {
+            if inner != nil { throw UsageError("--inner applies only with --format websocket: it frames the binary messages' payloads") }
+            format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
+        }
         json = arguments.flag("json")
         includesPayload = arguments.value("payload") != "none"
         color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
@@ -62,6 +72,20 @@ struct FrameOutputOptions {
         if !includesPayload, !bodyValues.contains(where: { !$0.contains("=") }) { bodies.defaultView = .none }
         if let format { try bodies.check(against: format) }
         try bodies.loadSchema(path: arguments.value("proto-descriptors"))
+    }
+
+    /// `--inner FORMAT`, which `decode` and `capture` take beside `--format websocket`.
+    static let innerSpec = OptionSpec.value(
+        "inner", valueName: "NAME|SPEC",
+        help: "With --format websocket: frame each direction's binary message\npayloads (inflated) with this preset or spec, or auto to detect it."
+    )
+
+    /// Refuses `--format websocket` where it does not apply: it is a layer of captured connections.
+    ///
+    /// - Parameter command: The command, for the message.
+    /// - Throws: ``UsageError`` when `--format websocket` was given.
+    func refuseWebSocket(in command: String) throws(UsageError) {
+        if webSocket != nil { throw UsageError("--format websocket applies only to captures (decode, capture), not to \(command)") }
     }
 
     /// The text style for human output to `context`'s standard output.

@@ -95,7 +95,8 @@ enum CaptureDecoding {
                        packetObserver: ((CapturedPacket) throws -> Void)? = nil, tlsKeys: KeyLogFile? = nil) throws -> Outcome {
         func decode(with renderer: some OutputRenderer) throws -> Outcome {
             var session = DecodeSession(configuration: limits.framing(format: options.format), renderer: renderer,
-                                        output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys)
+                                        output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys,
+                                        webSocket: options.webSocket.map { limits.webSocket($0) })
             session.frameLimit = frameLimit
             let statistics: CaptureStatistics
             do {

@@ -43,6 +43,7 @@ enum CaptureCommand: Command {
             .value("filter", short: "f", valueName: "EXPR", help: "Keep only packets matching this BPF filter, e.g. 'tcp port 7000'."),
             .flag("summary", help: "Print totals per connection at the end."),
             TLSKeySource.option,
+            FrameOutputOptions.innerSpec,
             .value(
                 "snaplen", short: "s", valueName: "BYTES", defaultValue: String(LiveCapture.defaultSnaplen),
                 help: "Bytes kept per packet; less cuts segments (their bytes become gaps)."
