@@ -102,7 +102,7 @@ let package = Package(
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
         // its output against checked-in files (goldens), and its reading against other tools'
         // (tshark's, and the corpus oracles that tshark made).
-        .testTarget(name: "EndToEndBehaviourTests", dependencies: ["FrameCodec", "TestSupport"]),
+        .testTarget(name: "EndToEndBehaviourTests", dependencies: ["FrameCodec", "PacketDecoding", "CZlib", "TestSupport"]),
         .testTarget(name: "EndToEndGoldenTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TestSupport"]),
     ],
