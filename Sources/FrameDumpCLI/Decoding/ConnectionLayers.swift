@@ -1,24 +1,27 @@
 import TLSDecryption
 
 /// The layers (``ConnectionLayerStack``) of each open connection of a capture: TLS with the run's
-/// keys, WebSocket with `--format websocket`; made when the connection opens and dropped when it closes.
+/// keys, WebSocket with `--format websocket` or detected; made when the connection opens and
+/// dropped when it closes (or once detection finds it is not WebSocket and there is no TLS).
 struct ConnectionLayers {
     let keys: TLSKeyProvider?
     let webSocket: WebSocketSettings?
+    /// Whether each connection is looked at for a WebSocket Upgrade (no `--format`).
+    let detectsWebSocket: Bool
     private var byConnection: [Int: ConnectionLayerStack] = [:]
 
     /// The layers of a run, or `nil` when it has none.
-    init?(keys: TLSKeyProvider?, webSocket: WebSocketSettings? = nil) {
-        guard keys != nil || webSocket != nil else { return nil }
+    init?(keys: TLSKeyProvider?, webSocket: WebSocketSettings? = nil, detectsWebSocket: Bool = false) {
+        guard keys != nil || webSocket != nil || detectsWebSocket else { return nil }
         self.keys = keys
         self.webSocket = webSocket
+        self.detectsWebSocket = detectsWebSocket && webSocket == nil
     }
 
     /// Gives `connection` its layers (a connection number reused by a new SYN gets new ones).
     mutating func open(_ connection: Int) {
         byConnection[connection] = ConnectionLayerStack(
-            tls: keys.map { TLSConnectionLayer(keys: $0) }, webSocket: webSocket?.makeLayer(),
-            passesInner: webSocket?.framesInner ?? true)
+            tls: keys.map { TLSConnectionLayer(keys: $0) }, webSocket: webSocket, detects: detectsWebSocket)
     }
 
     /// The layers of `connection`, or `nil` when it has none (it opened before the layers did).

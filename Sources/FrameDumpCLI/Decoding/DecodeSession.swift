@@ -43,10 +43,13 @@ struct DecodeSession<Renderer: OutputRenderer> {
     ///   - tlsKeys: Decrypt TLS connections of a capture with these keys; `nil`: frame every
     ///     connection's bytes as they are.
     ///   - webSocket: Read every connection of a capture as WebSocket (`--format websocket`).
+    ///   - detectsWebSocket: Read a capture's connections that begin with a WebSocket Upgrade
+    ///     as WebSocket (no `--format`).
     init(configuration: FramingConfiguration, renderer: Renderer, output: OutputStream, keepsTotals: Bool = false,
-         alwaysCloses: Bool = true, tlsKeys: TLSKeyProvider? = nil, webSocket: WebSocketSettings? = nil) {
+         alwaysCloses: Bool = true, tlsKeys: TLSKeyProvider? = nil, webSocket: WebSocketSettings? = nil,
+         detectsWebSocket: Bool = false) {
         engine = FramingEngine(configuration: configuration)
-        layers = ConnectionLayers(keys: tlsKeys, webSocket: webSocket)
+        layers = ConnectionLayers(keys: tlsKeys, webSocket: webSocket, detectsWebSocket: detectsWebSocket)
         sink = Sink(renderer: renderer, output: output, keepsTotals: keepsTotals, alwaysCloses: alwaysCloses)
         if let format = engine.formats.first {
             sink.register(format)
@@ -145,6 +148,8 @@ struct DecodeSession<Renderer: OutputRenderer> {
         case .data(let connection, let direction, _, let bytes):
             guard let layer = layers!.layer(connection) else { return false }
             try throughLayer(connection, at: time) { emit in try layer.receive(bytes, from: direction, emit) }
+            // Not WebSocket, no TLS: its later bytes go to the engine directly.
+            if layer.isTransparent { _ = layers!.close(connection) }
         case .gap(let connection, let direction, _, let length, _):
             guard let layer = layers!.layer(connection) else { return false }
             try throughLayer(connection, at: time) { emit in try layer.noteGap(byteCount: length, from: direction, emit) }

@@ -4,19 +4,32 @@ import TLSDecryption
 import WebSocketFraming
 
 /// One connection's layers, outermost first: TLS (`--tls-keylog`), then WebSocket
-/// (`--format websocket`). TLS's plaintext is WebSocket's input; WebSocket's output (binary
-/// message payloads) reaches the engine only with an inner format (`--inner`).
+/// (`--format websocket`, or detected without `--format`). TLS's plaintext is WebSocket's input;
+/// WebSocket's output (binary message payloads) reaches the engine only with an inner format
+/// (`--inner`).
 final class ConnectionLayerStack {
     let tls: TLSConnectionLayer?
-    let webSocket: WebSocketConnectionLayer?
+    private(set) var webSocket: WebSocketConnectionLayer?
     /// Whether WebSocket's output streams go on to the engine (`--inner`).
     let passesInner: Bool
+    /// Without `--format`: the first bytes held until they show whether this is WebSocket.
+    private var detection: WebSocketDetection?
+    private let settings: WebSocketSettings?
 
-    init(tls: TLSConnectionLayer?, webSocket: WebSocketConnectionLayer?, passesInner: Bool) {
+    /// - Parameters:
+    ///   - tls: The TLS layer, if keys were given.
+    ///   - webSocket: How to read WebSocket; `nil`: no WebSocket layer.
+    ///   - detects: Whether WebSocket is detected (no `--format`) rather than given.
+    init(tls: TLSConnectionLayer?, webSocket settings: WebSocketSettings?, detects: Bool) {
         self.tls = tls
-        self.webSocket = webSocket
-        self.passesInner = passesInner
+        self.settings = settings
+        passesInner = settings?.framesInner ?? false
+        if detects { detection = WebSocketDetection() } else { webSocket = settings?.makeLayer() }
     }
+
+    /// Whether the connection was found not to be WebSocket and has no TLS: the layers pass its
+    /// bytes on unchanged, and the session may drop them.
+    var isTransparent: Bool { tls == nil && webSocket == nil && detection == nil }
 
     typealias Emit = (ConnectionLayerOutput<LayerEvent>) throws -> Void
 
@@ -25,7 +38,7 @@ final class ConnectionLayerStack {
         if let tls {
             try tls.receive(bytes, from: direction) { try fromTLS($0, emit) }
         } else {
-            try webSocket!.receive(bytes, from: direction) { try fromWebSocket($0, emit) }
+            try plaintext(bytes, from: direction, emit)
         }
     }
 
@@ -34,7 +47,7 @@ final class ConnectionLayerStack {
         if let tls {
             try tls.noteGap(byteCount: byteCount, from: direction) { try fromTLS($0, emit) }
         } else {
-            try webSocket!.noteGap(byteCount: byteCount, from: direction) { try fromWebSocket($0, emit) }
+            try plaintextGap(byteCount, from: direction, emit)
         }
     }
 
@@ -43,17 +56,57 @@ final class ConnectionLayerStack {
         if let tls {
             try tls.endStream(direction) { try fromTLS($0, emit) }
         } else {
-            try webSocket!.endStream(direction) { try fromWebSocket($0, emit) }
+            try plaintextEnd(direction, emit)
         }
     }
 
     private func fromTLS(_ output: ConnectionLayerOutput<TLSEvent>, _ emit: Emit) throws {
-        guard let webSocket else { return try emit(output.mapEvent(LayerEvent.tls)) }
         switch output {
-        case .data(let bytes, let direction): try webSocket.receive(bytes, from: direction) { try fromWebSocket($0, emit) }
-        case .gap(let byteCount, let direction): try webSocket.noteGap(byteCount: byteCount, from: direction) { try fromWebSocket($0, emit) }
-        case .end(let direction): try webSocket.endStream(direction) { try fromWebSocket($0, emit) }
+        case .data(let bytes, let direction): try plaintext(bytes, from: direction, emit)
+        case .gap(let byteCount, let direction): try plaintextGap(byteCount, from: direction, emit)
+        case .end(let direction): try plaintextEnd(direction, emit)
         case .event(let event): try emit(.event(.tls(event)))
+        }
+    }
+
+    /// The plaintext (TCP's, or TLS's) of a direction: held while detecting, then WebSocket's or passed on.
+    private func plaintext(_ bytes: UnsafeRawBufferPointer, from direction: StreamDirection, _ emit: Emit) throws {
+        if detection != nil {
+            guard let decision = detection!.take(bytes, from: direction) else { return }
+            return try decide(decision, emit)
+        }
+        if let webSocket {
+            try webSocket.receive(bytes, from: direction) { try fromWebSocket($0, emit) }
+        } else {
+            try emit(.data(bytes, direction))
+        }
+    }
+
+    private func plaintextGap(_ byteCount: UInt64, from direction: StreamDirection, _ emit: Emit) throws {
+        if detection != nil { try decide(.plain, emit) }
+        if let webSocket {
+            try webSocket.noteGap(byteCount: byteCount, from: direction) { try fromWebSocket($0, emit) }
+        } else {
+            try emit(.gap(byteCount: byteCount, direction))
+        }
+    }
+
+    private func plaintextEnd(_ direction: StreamDirection, _ emit: Emit) throws {
+        if detection != nil { try decide(.plain, emit) }
+        if let webSocket {
+            try webSocket.endStream(direction) { try fromWebSocket($0, emit) }
+        } else {
+            try emit(.end(direction))
+        }
+    }
+
+    /// Ends detection: the held bytes go, in their order, to a new WebSocket layer or on as they are.
+    private func decide(_ decision: WebSocketDetection.Decision, _ emit: Emit) throws {
+        let held = detection!.held
+        detection = nil
+        if decision == .webSocket { webSocket = (settings ?? WebSocketSettings()).makeLayer() }
+        for (direction, bytes) in held {
+            try bytes.withUnsafeBytes { try plaintext($0, from: direction, emit) }
         }
     }
 
