@@ -72,7 +72,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "framedump-bench",
-            dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "CZlib"],
+            dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "WebSocketFraming", "CZlib"],
             path: "Benchmarks/framedump-bench"
         ),
 
@@ -98,6 +98,7 @@ let package = Package(
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
         .testTarget(name: "TLSDecryptionTests", dependencies: ["TLSDecryption", "StreamFraming", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "BodyViewsTests", dependencies: ["BodyViews"]),
+        .testTarget(name: "WebSocketFramingTests", dependencies: ["WebSocketFraming", "StreamFraming", "PacketDecoding"]),
         .testTarget(name: "FrameDumpLiveTests", dependencies: ["FrameDumpLive", "PacketDecoding", "TestSupport"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
         // its output against checked-in files (goldens), and its reading against other tools'

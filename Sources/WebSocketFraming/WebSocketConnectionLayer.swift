@@ -113,6 +113,8 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
     /// A head that cannot be read: a violation, and the direction's bytes from 0 are unread.
     private func failHead(_ direction: StreamDirection, _ what: String, _ emit: (ConnectionLayerOutput<WebSocketEvent>) throws -> Void) throws {
         readers[direction.rawValue].head = []
+        // The head's bytes are in the unread range, not the handshake's lengths.
+        if direction == .clientToServer { handshake.requestLength = 0 } else { handshake.responseLength = 0 }
         try readers[direction.rawValue].violation(.badHandshake(what), at: 0, emit)
         readers[direction.rawValue].phase = .unread(from: 0, reason: .afterError)
         if direction == .serverToClient { try reportHandshake(emit) }

@@ -11,12 +11,14 @@ struct WebSocketConformanceTests {
     func framesMatchTsharksWebSocketDissector(_ name: String) throws {
         let summary = try WebSocketCapture.summary(name)
         // The server ran on a free port, not 80: tell tshark it is HTTP, whose Upgrade hands the
-        // stream to its websocket dissector. Several frames in one segment are one layer each
-        // (--no-duplicate-keys makes them a list).
+        // stream to its websocket dissector (over TLS: TLS on the port, with the key log, then HTTP
+        // inside). Several frames in one segment are one layer each (--no-duplicate-keys makes them a list).
+        let port = "tcp.port==\(summary.port)"
+        let decodeAs = WebSocketCapture.keyLogPath(name).map { ["-o", "tls.keylog_file:\($0)", "-d", "\(port),tls", "-d", "tls.port==\(summary.port),http"] }
+            ?? ["-d", "\(port),http"]
         let tshark = try ExternalProgram.run("tshark", [
-            "-n", "-r", WebSocketCapture.path(name), "-o", "tcp.reassemble_out_of_order:TRUE", "-d", "tcp.port==\(summary.port),http",
-            "-Y", "websocket", "-T", "json", "--no-duplicate-keys", "-j", "tcp websocket",
-        ]).stdout
+            "-n", "-r", WebSocketCapture.path(name), "-o", "tcp.reassemble_out_of_order:TRUE",
+        ] + decodeAs + ["-Y", "websocket", "-T", "json", "--no-duplicate-keys", "-j", "tcp websocket"]).stdout
         var theirs: [String: [[Int]]] = [:]
         let packets = try JSONSerialization.jsonObject(with: Data(tshark.utf8)) as? [[String: Any]] ?? []
         for packet in packets {
@@ -32,7 +34,7 @@ struct WebSocketConformanceTests {
                 theirs[direction, default: []].append([number("opcode") ?? -1, fin, mask, length])
             }
         }
-        let result = try FrameDumpProcess.run(["decode", "--format", "websocket", "--json", "--payload", "none", WebSocketCapture.path(name)])
+        let result = try FrameDumpProcess.run(WebSocketCapture.decodeArguments(name, ["--json", "--payload", "none"]))
         let opcodes = ["continuation": 0, "text": 1, "binary": 2, "close": 8, "ping": 9, "pong": 10]
         var ours: [String: [[Int]]] = [:]
         for record in try JSONLines.parse(result.stdout) where record["type"] as? String == "ws_frame" {

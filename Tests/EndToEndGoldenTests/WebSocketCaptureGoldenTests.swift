@@ -6,13 +6,9 @@ import Testing
 /// output against its golden, and the golden against what the script's client and server sent
 /// (its summary), so regenerating a golden cannot make a wrong one pass.
 @Suite struct WebSocketCaptureGoldenTests {
-    static func arguments(_ name: String) -> [String] {
-        ["decode", "--format", "websocket", "--json"] + (name == "ws-h12" ? ["--inner", "h12"] : []) + [WebSocketCapture.path(name)]
-    }
-
     @Test(arguments: WebSocketCapture.names)
     func jsonLinesMatchTheGolden(_ name: String) throws {
-        let result = try FrameDumpProcess.run(Self.arguments(name))
+        let result = try FrameDumpProcess.run(WebSocketCapture.decodeArguments(name, ["--json"]))
         try GoldenFile.check(result.stdout, against: WebSocketCapture.goldenPath(name))
         #expect(result.status == 0, "\(result)")
     }
@@ -30,7 +26,8 @@ import Testing
         #expect(handshakes.count == 1)
         #expect(handshakes.first?["status"] as? Int == 101)
         #expect(handshakes.first?["deflate"] as? Bool == summary.deflate)
-        #expect(!lines.contains { ["ws_error", "ws_unread"].contains($0["type"] as? String) })
+        #expect(!lines.contains { ["ws_error", "ws_unread", "tls_no_key", "tls_decrypt_error"].contains($0["type"] as? String) })
+        #expect(lines.contains { $0["type"] as? String == "tls" } == (WebSocketCapture.keyLogPath(name) != nil))
         for direction in ["c2s", "s2c"] {
             let sent = summary.sent[direction] ?? []
             let frames = lines.filter { $0["type"] as? String == "ws_frame" && $0["dir"] as? String == direction }

@@ -3,8 +3,19 @@ import Foundation
 /// Fixtures/websocket/*.pcap (scripts/capture-websocket: Python's `websockets` client and server on
 /// loopback) and the script's record of what each side sent (`NAME.summary.json`).
 package enum WebSocketCapture {
-    /// The captures: `ws-plain`, `ws-deflate` (permessage-deflate), `ws-h12` (h12 frames in binary messages).
-    package static let names = ["ws-plain", "ws-deflate", "ws-h12"]
+    /// The captures: `ws-plain`, `ws-deflate` (permessage-deflate), `ws-h12` (h12 frames in binary
+    /// messages), `wss-h12` (ws-h12 over TLS, with its key log).
+    package static let names = ["ws-plain", "ws-deflate", "ws-h12", "wss-h12"]
+
+    /// The key log of a capture over TLS (`wss-h12.keys`), or `nil` for one in the clear.
+    package static func keyLogPath(_ name: String) -> String? { name.hasPrefix("wss") ? "Fixtures/websocket/\(name).keys" : nil }
+
+    /// `decode`'s arguments for the capture: `--format websocket`, `--inner h12` for the h12
+    /// ones, `--tls-keylog` for wss, then `extra`.
+    package static func decodeArguments(_ name: String, _ extra: [String] = []) -> [String] {
+        ["decode", "--format", "websocket"] + (name.hasSuffix("h12") ? ["--inner", "h12"] : [])
+            + (keyLogPath(name).map { ["--tls-keylog", $0] } ?? []) + extra + [path(name)]
+    }
 
     package static func path(_ name: String) -> String { "Fixtures/websocket/\(name).pcap" }
     package static func goldenPath(_ name: String) -> String { "Fixtures/websocket/\(name).expected.jsonl" }

@@ -34,7 +34,7 @@ enum DecodeCommand: Command {
             InputArgument.readOption,
             .value("count", short: "c", valueName: "N", help: "Stop after N frames (as capture -c); the exit status is\nthat of what was decoded."),
         ] + FrameOutputOptions.specs(
-            formatHelp: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'."
+            formatHelp: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be';\ncaptures: websocket (RFC 6455 frames; docs/websocket.md)."
         ) + [
             .value(
                 "filter", short: "f", valueName: "EXPR",

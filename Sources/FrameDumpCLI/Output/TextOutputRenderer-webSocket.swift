@@ -29,7 +29,7 @@ extension TextOutputRenderer {
         case .message(let message):
             let inflated = message.compressed ? ", \(message.wireLength) compressed" : ""
             let inner = message.innerOffset.map { "  inner offset \($0)" } ?? ""
-            (name, what, isBad) = ("ws message", "offset \(message.offset)  \(message.opcode)  \(message.frames) frames  "
+            (name, what, isBad) = ("ws message", "offset \(message.offset)  \(message.opcode)  \(counted(message.frames, "frame"))  "
                 + "\(message.length) bytes\(inflated)\(inner)", false)
             if showsBody, message.compressed { HexASCIIDump.append(message.inflated[...], indent: "  ", to: &dump) }
         case .violation(let violation):
