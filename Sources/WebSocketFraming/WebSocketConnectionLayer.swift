@@ -35,6 +35,13 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
         self.makeInflater = makeInflater
     }
 
+    /// Reads a direction's next bytes: its head until the blank line, then frames.
+    ///
+    /// - Parameters:
+    ///   - bytes: The chunk; read during the call only.
+    ///   - direction: Whose bytes they are.
+    ///   - emit: Receives events and the inner streams' bytes (binary message payloads).
+    /// - Throws: What `emit` throws.
     public func receive(_ bytes: UnsafeRawBufferPointer, from direction: StreamDirection,
                         _ emit: (ConnectionLayerOutput<WebSocketEvent>) throws -> Void) throws {
         var rest = bytes
@@ -50,11 +57,19 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
         try readers[direction.rawValue].readFrames(rest, emit)
     }
 
+    /// Takes bytes never captured: frame boundaries are lost, so the rest of the direction is
+    /// one ``WebSocketEvent/unread(_:offset:length:reason:)`` (`after_gap`) when it ends.
+    ///
+    /// - Throws: Nothing today; what `emit` throws, per the protocol.
     public func noteGap(byteCount: UInt64, from direction: StreamDirection,
                         _ emit: (ConnectionLayerOutput<WebSocketEvent>) throws -> Void) throws {
         readers[direction.rawValue].noteGap(byteCount: byteCount)
     }
 
+    /// Ends a direction: a cut head or frame, or bytes after a close or an error, are one
+    /// `unread` event; the handshake is reported if it was not yet; the inner stream ends.
+    ///
+    /// - Throws: What `emit` throws.
     public func endStream(_ direction: StreamDirection, _ emit: (ConnectionLayerOutput<WebSocketEvent>) throws -> Void) throws {
         if readers[direction.rawValue].phase != .ended, direction == .serverToClient || readers[1].phase == .ended {
             try reportHandshake(emit)
@@ -81,6 +96,12 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
             return
         }
         handshake.responseLength = bytes.count
+        if readers[0].phase == .head {
+            // A response before the whole request: the handshake is reported now, so the
+            // client's bytes are unread rather than a head the event no longer counts.
+            readers[0].head = []
+            readers[0].phase = .unread(from: 0, reason: .afterError)
+        }
         guard let (code, reason) = head.status else {
             try failHead(direction, "not an HTTP/1.1 status line", emit)
             return
@@ -94,7 +115,7 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
             try reportHandshake(emit)
             readers[1].phase = .unread(from: readers[1].offset, reason: .afterError)
             // The client's bytes after its request are not WebSocket frames either.
-            if readers[0].phase == .frames { readers[0].phase = .unread(from: readers[0].offset, reason: .afterError) }
+            if readers[0].phase == .frames { readers[0].stopReading(.afterError) }
             return
         }
         if let extensions = handshake.extensions, let agreement = DeflateAgreement(header: extensions) {

@@ -46,23 +46,29 @@ public struct WebSocketHandshake: Sendable, Equatable {
     public var subprotocol: String?
     /// Whether permessage-deflate (RFC 7692) was agreed.
     public var deflate: Bool
-    /// Bytes of the request head and of the response head (through the blank line).
+    /// Bytes of the request head, through its blank line (0 when it was not read as one).
     public var requestLength: Int
+    /// Bytes of the response head, through its blank line (0 when it was not read as one).
     public var responseLength: Int
 }
 
 /// One frame, as RFC 6455 §5.2 lays it out.
 public struct WebSocketFrame: Sendable, Equatable {
+    /// Whose frame it is (c2s frames are masked, §5.1).
     public var direction: StreamDirection
     /// Where its first header byte is in the direction's stream.
     public var offset: UInt64
     /// Header and payload bytes on the wire.
     public var wireLength: UInt64
+    /// FIN: the message's final frame (always set on a control frame, §5.5).
     public var fin: Bool
     /// RSV1 (permessage-deflate's "compressed" bit on a message's first frame), RSV2, RSV3.
     public var rsv1: Bool
+    /// RSV2 (no extension here defines it).
     public var rsv2: Bool
+    /// RSV3 (no extension here defines it).
     public var rsv3: Bool
+    /// The frame's opcode (§5.2).
     public var opcode: WebSocketOpcode
     /// The masking key (§5.3), big-endian as sent; `nil` for an unmasked frame.
     public var maskKey: UInt32?
@@ -73,11 +79,13 @@ public struct WebSocketFrame: Sendable, Equatable {
     public var payload: [UInt8]
     /// The close frame's status code (§7.4) and reason (UTF-8, lossily decoded), when it has them.
     public var closeCode: UInt16?
+    /// The close frame's reason text after the code; `nil` without a code.
     public var closeReason: String?
 }
 
 /// A data message (text or binary), reported after its last frame.
 public struct WebSocketMessage: Sendable, Equatable {
+    /// Whose message it is.
     public var direction: StreamDirection
     /// The offset of its first frame.
     public var offset: UInt64
@@ -101,11 +109,17 @@ public struct WebSocketMessage: Sendable, Equatable {
 
 /// A breach of RFC 6455 or of a limit.
 public struct WebSocketViolation: Sendable, Equatable {
+    /// The direction whose bytes it is in.
     public var direction: StreamDirection
     /// The offset of the frame (or handshake) it is about.
     public var offset: UInt64
+    /// What was wrong.
     public var kind: Kind
 
+    /// - Parameters:
+    ///   - direction: The direction whose bytes it is in.
+    ///   - offset: The offset of the frame or head it is about.
+    ///   - kind: What was wrong.
     public init(direction: StreamDirection, offset: UInt64, kind: Kind) {
         self.direction = direction
         self.offset = offset
@@ -127,8 +141,9 @@ public struct WebSocketViolation: Sendable, Equatable {
         case fragmentedControlFrame
         /// A control frame's payload over 125 bytes (§5.5).
         case controlPayloadTooLong(UInt64)
-        /// A continuation frame with no message begun, or a text/binary frame inside a message (§5.4).
+        /// A continuation frame with no message begun (§5.4).
         case unexpectedContinuation
+        /// A text or binary frame before the last message's final frame (§5.4); that message is dropped.
         case messageNotFinished
         /// A 64-bit length with its top bit set (§5.2): the rest of the direction is unread.
         case lengthTopBitSet
@@ -146,6 +161,7 @@ public struct WebSocketViolation: Sendable, Equatable {
         /// A request or response head that is not HTTP/1.1, or over ``WebSocketLimits/maxHandshakeBytes``.
         case badHandshake(String)
 
+        /// The JSON `reason`: `unmasked_client_frame`, `reserved_bits`, `length_top_bit_set`, … .
         public var description: String {
             switch self {
             case .unmaskedClientFrame: "unmasked_client_frame"

@@ -162,7 +162,7 @@ struct WebSocketStreamReader {
         let opcode = WebSocketOpcode(rawValue: bytes[0])
         let fin = bytes[0] & 0x80 != 0
         let rsv = (bytes[0] >> 4) & 0x07
-        var frame = Header(offset: frameOffset, headerLength: bytes.count, fin: fin, rsv: rsv, opcode: opcode, maskKey: maskKey,
+        let frame = Header(offset: frameOffset, headerLength: bytes.count, fin: fin, rsv: rsv, opcode: opcode, maskKey: maskKey,
                            payloadLength: length, skipped: length > UInt64(limits.maxFramePayload))
         if direction == .clientToServer, maskKey == nil { try violation(.unmaskedClientFrame, at: frameOffset, emit) }
         if direction == .serverToClient, maskKey != nil { try violation(.maskedServerFrame, at: frameOffset, emit) }
@@ -192,18 +192,32 @@ struct WebSocketStreamReader {
     /// Where in the 4-byte key the next payload byte is.
     private var maskPhase = 0
 
-    /// Appends `chunk` to the payload, unmasked (§5.3: byte i XOR key byte i mod 4).
+    /// Appends `chunk` to the payload, unmasked (§5.3: byte i XOR key byte i mod 4), eight bytes
+    /// at a time once the key is in phase.
     private mutating func unmask(_ chunk: UnsafeRawBufferPointer) {
-        guard let key = header!.maskKey else {
-            payload.append(contentsOf: chunk)
-            return
-        }
-        let keyBytes = (UInt8(key >> 24), UInt8(truncatingIfNeeded: key >> 16), UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key))
+        let start = payload.count
+        payload.append(contentsOf: chunk)
+        guard let key = header!.maskKey else { return }
+        let keyBytes: [UInt8] = [UInt8(key >> 24), UInt8(truncatingIfNeeded: key >> 16), UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key)]
+        // The key twice, in memory order, as one word.
+        let word = (keyBytes + keyBytes).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
         var phase = maskPhase
-        for byte in chunk {
-            let keyByte = switch phase { case 0: keyBytes.0 case 1: keyBytes.1 case 2: keyBytes.2 default: keyBytes.3 }
-            payload.append(byte ^ keyByte)
-            phase = (phase + 1) & 3
+        payload.withUnsafeMutableBytes { bytes in
+            var index = start
+            while index < bytes.count, phase != 0 {
+                bytes[index] ^= keyBytes[phase]
+                phase = (phase + 1) & 3
+                index += 1
+            }
+            while index + 8 <= bytes.count {
+                bytes.storeBytes(of: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ word, toByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < bytes.count {
+                bytes[index] ^= keyBytes[phase]
+                phase = (phase + 1) & 3
+                index += 1
+            }
         }
         maskPhase = phase
     }
@@ -293,12 +307,19 @@ struct WebSocketStreamReader {
         try emit(.event(.violation(WebSocketViolation(direction: direction, offset: offset, kind: kind))))
     }
 
+    /// Where the frame being read began (its header may be partial): the first byte not yet in an event.
+    var unfinishedFrameOffset: UInt64 { header?.offset ?? (offset - UInt64(headerBytes.count)) }
+
+    /// Stops reading frames: the bytes from the unfinished frame on are unread, for `reason`.
+    mutating func stopReading(_ reason: WebSocketUnreadReason) {
+        phase = .unread(from: phase == .head ? 0 : unfinishedFrameOffset, reason: reason)
+    }
+
     /// Takes `byteCount` bytes never captured: frame boundaries are lost from here on.
     mutating func noteGap(byteCount: UInt64) {
         switch phase {
         case .head, .frames:
-            let from = header?.offset ?? (offset - UInt64(headerBytes.count))
-            phase = .unread(from: phase == .head ? 0 : from, reason: .afterGap)
+            stopReading(.afterGap)
         case .unread, .ended:
             break
         }
@@ -313,7 +334,7 @@ struct WebSocketStreamReader {
         case .head:
             if !head.isEmpty { try emit(.event(.unread(direction, offset: 0, length: offset, reason: .truncated))) }
         case .frames:
-            let from = header?.offset ?? (offset - UInt64(headerBytes.count))
+            let from = unfinishedFrameOffset
             if from < offset { try emit(.event(.unread(direction, offset: from, length: offset - from, reason: .truncated))) }
         case .unread(let from, let reason):
             if from < offset { try emit(.event(.unread(direction, offset: from, length: offset - from, reason: reason))) }

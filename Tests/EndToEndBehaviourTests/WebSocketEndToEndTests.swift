@@ -178,6 +178,23 @@ import Testing
         #expect(!records.contains { $0["type"] as? String == "ws_frame" })
     }
 
+    /// Without `--format`, the Upgrade request makes the connection WebSocket's: the same lines
+    /// as with `--format websocket`, and a note on standard error; a plain HTTP GET is not.
+    @Test func detectionFindsTheUpgrade() throws {
+        let detected = try FrameDumpProcess.run(["decode", "--json", WebSocketCapture.path("ws-plain")])
+        let given = try FrameDumpProcess.run(["decode", "--json", "--format", "websocket", WebSocketCapture.path("ws-plain")])
+        #expect(detected.status == 0)
+        #expect(detected.stdout == given.stdout)
+        #expect(detected.stderr.contains("framedump: detected WebSocket from the Upgrade request of conn 1"), "\(detected.stderr)")
+        let plainGet = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        let path = try Self.capture([(true, plainGet)])
+        let lines = try FrameDumpProcess.run(["decode", "--json", "--format", "lines", path])
+        #expect(!lines.stdout.contains("ws_"))
+        let undetected = try FrameDumpProcess.run(["decode", "--json", path])
+        #expect(!undetected.stdout.contains("ws_"))
+        #expect(!undetected.stderr.contains("WebSocket"))
+    }
+
     /// permessage-deflate with the window kept across messages (RFC 7692 §7.2.3.2's "Hello"
     /// examples: the second message refers back into the first).
     @Test func deflatedMessagesInflateWithContextTakeover() throws {

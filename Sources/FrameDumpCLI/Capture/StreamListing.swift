@@ -43,7 +43,7 @@ final class StreamListing {
                 try files?.write(bytes, for: record.labels[direction.rawValue])
             case .gap, .end:
                 break
-            case .event(.webSocket):
+            case .event(.webSocket), .event(.webSocketDetected):
                 return
             case .event(.tls(let event)):
                 let what: String

@@ -348,6 +348,8 @@ extension DecodeSession {
 
         /// Whether the note about a stream that fit no preset was written (it is written once).
         var noteGiven = false
+        /// Whether the note about a detected WebSocket connection was written (it is written once).
+        var notedWebSocket = false
 
         /// Renders a layer's event; undecrypted bytes, WebSocket violations and unread bytes count
         /// as problems (exit status 2), WebSocket frames as frames.
@@ -367,6 +369,10 @@ extension DecodeSession {
                 case .handshake, .message: break
                 }
                 renderer.renderWebSocket(event, label: label, time: time, into: &output.buffer)
+            case .webSocketDetected:
+                guard !notedWebSocket else { return }
+                notedWebSocket = true
+                StandardError.writeLine("framedump: detected WebSocket from the Upgrade request of \(label.name) (use --format to choose another)")
             }
             try output.flushIfBlockFull()
         }

@@ -104,7 +104,10 @@ final class ConnectionLayerStack {
     private func decide(_ decision: WebSocketDetection.Decision, _ emit: Emit) throws {
         let held = detection!.held
         detection = nil
-        if decision == .webSocket { webSocket = (settings ?? WebSocketSettings()).makeLayer() }
+        if decision == .webSocket {
+            webSocket = (settings ?? WebSocketSettings()).makeLayer()
+            try emit(.event(.webSocketDetected))
+        }
         for (direction, bytes) in held {
             try bytes.withUnsafeBytes { try plaintext($0, from: direction, emit) }
         }
@@ -124,12 +127,15 @@ final class ConnectionLayerStack {
 enum LayerEvent {
     case tls(TLSEvent)
     case webSocket(WebSocketEvent)
+    /// Detection (no `--format`) found the connection's WebSocket Upgrade.
+    case webSocketDetected
 
     /// The direction the event is about; `nil` for a connection's (TLS's session).
     var direction: StreamDirection? {
         switch self {
         case .tls(let event): event.direction
         case .webSocket(let event): event.direction
+        case .webSocketDetected: nil
         }
     }
 }
