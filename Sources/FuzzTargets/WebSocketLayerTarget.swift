@@ -59,14 +59,13 @@ public func fuzzWebSocketLayer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         _ = input.byte()
     }
     while !input.isEmpty {
-        let control = input.byte()
-        let direction: StreamDirection = control & 1 == 0 ? .clientToServer : .serverToClient
-        let length = Int(control >> 2) * 4 + 1
-        if control & 2 != 0 {
-            received[direction.rawValue] += UInt64(length)
-            try? layer.noteGap(byteCount: UInt64(length), from: direction, check)
+        let chunk = input.connectionChunk()
+        let direction = StreamDirection(rawValue: chunk.direction)!
+        if let gap = chunk.gap {
+            received[direction.rawValue] += UInt64(gap)
+            try? layer.noteGap(byteCount: UInt64(gap), from: direction, check)
         } else {
-            feed(input.bytes(length), direction)
+            feed(chunk.bytes, direction)
         }
     }
     for direction in StreamDirection.allCases { try? layer.endStream(direction, check) }
