@@ -195,6 +195,19 @@ import Testing
         #expect(!undetected.stderr.contains("WebSocket"))
     }
 
+    /// The layer reads captured connections: a hex dump, a live command and `--inner` alone are usage errors.
+    @Test(arguments: [
+        (["decode", "--format", "websocket", "-"], "not to a hex dump"),
+        (["listen", "--format", "websocket", "127.0.0.1:0"], "not to a live command"),
+        (["decode", "--inner", "h12", "Fixtures/websocket/ws-h12.pcap"], "--inner applies only with --format websocket"),
+        (["decode", "--format", "websocket", "--inner", "len:u9", "Fixtures/websocket/ws-h12.pcap"], "invalid --inner at column"),
+    ])
+    func misuseIsAUsageError(_ arguments: [String], _ message: String) throws {
+        let result = try FrameDumpProcess.run(arguments, input: Data("fe fd 00 01 41".utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
     /// permessage-deflate with the window kept across messages (RFC 7692 §7.2.3.2's "Hello"
     /// examples: the second message refers back into the first).
     @Test func deflatedMessagesInflateWithContextTakeover() throws {

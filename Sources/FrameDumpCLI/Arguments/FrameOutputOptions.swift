@@ -59,7 +59,7 @@ struct FrameOutputOptions {
         let inner = arguments.value("inner")
         if arguments.value("format") == "websocket" {
             webSocket = WebSocketSettings(framesInner: inner != nil)
-            format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text) }
+            format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text, option: "inner") }
         } else {
             if inner != nil { throw UsageError("--inner applies only with --format websocket: it frames the binary messages' payloads") }
             format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
@@ -95,9 +95,12 @@ struct FrameOutputOptions {
 
     /// The format a `--format` value names: a preset, or a spec.
     ///
+    /// - Parameters:
+    ///   - text: The value.
+    ///   - option: The option it came from, for the message (`format`, `inner`).
     /// - Throws: ``UsageError`` pointing at the column where the spec went wrong, and suggesting
     ///   a preset when the value looks like a mistyped preset name.
-    static func resolveFormat(_ text: String) throws(UsageError) -> FrameFormat {
+    static func resolveFormat(_ text: String, option: String = "format") throws(UsageError) -> FrameFormat {
         do {
             return try FrameFormat(nameOrSpec: text)
         } catch {
@@ -105,7 +108,7 @@ struct FrameOutputOptions {
             let isWord = !text.contains { $0 == ":" || $0 == "=" || $0 == " " }
             let hint = isWord ? Suggestion.hint(for: text, among: FrameFormat.presets.map(\.name)) : ""
             let caret = String(repeating: " ", count: max(0, error.column - 1)) + "^"
-            throw UsageError("invalid --format at column \(error.column): expected \(error.expected)\(hint)\n  \(text)\n  \(caret)")
+            throw UsageError("invalid --\(option) at column \(error.column): expected \(error.expected)\(hint)\n  \(text)\n  \(caret)")
         }
     }
 }
