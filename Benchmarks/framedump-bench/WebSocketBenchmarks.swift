@@ -18,7 +18,7 @@ func runWebSocketBenchmarks(options: BenchmarkOptions, report: inout BenchmarkRe
         var payload = [UInt8](repeating: 0, count: payloadLength)
         for _ in 0..<count {
             for index in payload.indices { payload[index] = UInt8.random(in: 0...255, using: &random) }
-            appendMaskedBinaryFrame(payload, key: UInt32.random(in: 0...UInt32.max, using: &random), to: &stream)
+            WebSocketFrameEncoder.append(opcode: .binary, maskKey: UInt32.random(in: 0...UInt32.max, using: &random), payload: payload, to: &stream)
         }
         let chunks = stride(from: 0, to: stream.count, by: 65536).map { Array(stream[$0..<min($0 + 65536, stream.count)]) }
         cases.append(BenchmarkCase(name: "websocket layer \(payloadLength)-byte binary messages", bytes: stream.count, items: count, itemUnit: "frames") {
@@ -40,20 +40,4 @@ func runWebSocketBenchmarks(options: BenchmarkOptions, report: inout BenchmarkRe
     let selected = cases.filter { options.selects($0.name) }
     guard !selected.isEmpty else { return }
     report.add(group: "WebSocket (RFC 6455 frames, masked, 64 KiB chunks)", measure(selected, options: options))
-}
-
-/// RFC 6455 §5.2: FIN + binary, the mask bit and the shortest length form, the key, the masked payload.
-private func appendMaskedBinaryFrame(_ payload: [UInt8], key: UInt32, to stream: inout [UInt8]) {
-    stream.append(0x82)
-    if payload.count < 126 {
-        stream.append(0x80 | UInt8(payload.count))
-    } else if payload.count <= 0xFFFF {
-        stream += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-    } else {
-        stream.append(0x80 | 127)
-        for shift in stride(from: 56, through: 0, by: -8) { stream.append(UInt8((UInt64(payload.count) >> UInt64(shift)) & 0xFF)) }
-    }
-    let keyBytes = [UInt8(key >> 24), UInt8((key >> 16) & 0xFF), UInt8((key >> 8) & 0xFF), UInt8(key & 0xFF)]
-    stream += keyBytes
-    for (index, byte) in payload.enumerated() { stream.append(byte ^ keyBytes[index & 3]) }
 }

@@ -130,4 +130,46 @@ import WebSocketFraming
         #expect([0x32, 0x32, 0x30].withUnsafeBytes { serverFirst.take($0, from: .serverToClient) } == .plain)
         #expect(serverFirst.held.count == 1)
     }
+
+    /// Encode then decode: random frames (every opcode but close, which ends the direction; FIN,
+    /// RSV bits, masked or not; payloads at the edges of the three length forms) come back with
+    /// the same fields and payload, fed in random chunks.
+    @Test func encodedFramesDecodeToTheSameFields() throws {
+        var seed: UInt64 = 0x1234_5678
+        func next() -> UInt64 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return seed >> 17
+        }
+        var stream: [UInt8] = Array("GET / HTTP/1.1\r\nUpgrade: websocket\r\n\r\n".utf8)
+        var sent: [(WebSocketOpcode, Bool, UInt8, UInt32?, [UInt8])] = []
+        for _ in 0..<120 {
+            let opcode = WebSocketOpcode(rawValue: [0, 1, 2, 3, 7, 9, 10, 11, 15][Int(next() % 9)])
+            let length = [0, 1, 125, 126, 127, 65535, 65536][Int(next() % 7)]
+            let payload = (0..<length).map { _ in UInt8(truncatingIfNeeded: next()) }
+            let key: UInt32? = next() % 4 == 0 ? nil : UInt32(truncatingIfNeeded: next())
+            let fin = next() % 3 != 0
+            let rsv = UInt8(next() % 8)
+            WebSocketFrameEncoder.append(opcode: opcode, fin: fin, rsv: rsv, maskKey: key, payload: payload, to: &stream)
+            sent.append((opcode, fin, rsv, key, payload))
+        }
+        let layer = WebSocketConnectionLayer(makeInflater: { nil })
+        var frames: [WebSocketFrame] = []
+        var start = 0
+        while start < stream.count {
+            let end = min(stream.count, start + Int(next() % 20000) + 1)
+            try Array(stream[start..<end]).withUnsafeBytes { chunk in
+                try layer.receive(chunk, from: .clientToServer) { if case .event(.frame(let frame)) = $0 { frames.append(frame) } }
+            }
+            start = end
+        }
+        #expect(frames.count == sent.count)
+        for (frame, (opcode, fin, rsv, key, payload)) in zip(frames, sent) {
+            #expect(frame.opcode == opcode)
+            #expect(frame.fin == fin)
+            #expect([frame.rsv1, frame.rsv2, frame.rsv3] == [rsv & 4 != 0, rsv & 2 != 0, rsv & 1 != 0])
+            #expect(frame.maskKey == key)
+            #expect(frame.payloadLength == UInt64(payload.count))
+            #expect(frame.payload == payload)
+        }
+    }
 }
