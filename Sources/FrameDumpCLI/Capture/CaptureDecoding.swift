@@ -99,7 +99,9 @@ enum CaptureDecoding {
             // Live: each frame is printed when its packet comes, not held behind another stream's.
             configuration.ordersAcrossStreams = !flushesEachPacket
             var session = DecodeSession(configuration: configuration, renderer: renderer,
-                                        output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys)
+                                        output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys,
+                                        webSocket: options.webSocket.map { limits.webSocket($0) },
+                                        detectsWebSocket: options.format == nil && options.webSocket == nil)
             session.frameLimit = frameLimit
             let statistics: CaptureStatistics
             do {
