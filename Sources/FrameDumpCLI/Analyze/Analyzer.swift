@@ -37,6 +37,9 @@ final class Analyzer {
     private(set) var lastTime: Timestamp?
     /// Connections given a ladder in the report so far (the first with frames).
     private var laddersAllotted = 0
+    /// What the policy names that a stream's format lacks (``FrameClassifier/problems``), once each:
+    /// its frames could not all be told apart, so the analysis is incomplete.
+    private(set) var policyProblems: [String] = []
     /// Frames whose stream had no connection (cannot happen with a capture; counted, not dropped silently).
     private(set) var framesWithoutConnection = 0
 
@@ -54,7 +57,9 @@ final class Analyzer {
 
     /// Registers a frame format; frames of it are read with the returned index.
     func add(_ format: FrameFormat) -> Int {
-        classifiers.append(FrameClassifier(format: format, policy: policy))
+        let classifier = FrameClassifier(format: format, policy: policy)
+        for problem in classifier.problems where !policyProblems.contains(problem) { policyProblems.append(problem) }
+        classifiers.append(classifier)
         return classifiers.count - 1
     }
 
