@@ -156,6 +156,38 @@ import Testing
         for (measured, slept) in zip(delays, waited) { #expect(abs(measured - slept) < 0.005, "\(delays) vs \(waited)") }
     }
 
+    /// Sessions per client host and type over time: the open count after each open and close, as
+    /// the generator's log of its connects and closes gives it, at the same moments.
+    @Test func sessionSeriesIsTheGenerators() throws {
+        let log = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: FrameDumpProcess.packageRoot
+            .appendingPathComponent("Fixtures/analyze/too-many-sessions.log.json"))) as? [String: Any])
+        let events = try #require(log["events"] as? [[String: Any]])
+        let typed = Set(events.filter { $0["what"] as? String == "msg" && $0["session"] is String }.compactMap { $0["port"] as? Int })
+        var open = 0
+        var logged: [(at: Double, count: Int)] = []
+        for event in events {
+            let port = (event["local_port"] ?? event["port"]) as? Int
+            guard let port, typed.contains(port), let at = event["t"] as? Double else { continue }
+            switch event["what"] as? String {
+            case "connected": open += 1
+            case "client_close", "server_ended": open -= 1
+            default: continue
+            }
+            logged.append((at, open))
+        }
+        let result = try FrameDumpProcess.run(["analyze", "--json", "--time-scale", "0.05", "Fixtures/analyze/too-many-sessions.pcap"])
+        let records = try result.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let series = try #require(records.first { $0["scope"] as? String == "sessions" }, "\(result)")
+        #expect(series["client"] as? String == "127.0.0.1" && series["session"] as? String == "chat" && series["max_per_type"] as? Int == 3)
+        let steps = try #require(series["open"] as? [[Double]])
+        #expect(steps.map { Int($0[1]) } == logged.map(\.count), "\(steps) vs \(logged)")
+        #expect(series["most_open"] as? Int == logged.map(\.count).max())
+        // The log's clock and the capture's differ by a constant and by the time a packet takes through lo.
+        for (step, event) in zip(steps, logged) {
+            #expect(abs((step[0] - steps[0][0]) - (event.at - logged[0].at)) < 0.01, "\(steps) vs \(logged)")
+        }
+    }
+
     /// Protobuf bodies: the ids the policy's field number paths find are the ones the generator
     /// sent (its log names the message it sent again after its ack); read as JSON (im-default),
     /// the same frames have no ids and the duplicate goes unseen.

@@ -21,13 +21,16 @@ import Testing
             .appendingPathComponent("Fixtures/analyze/well-behaved.log.json"))) as? [String: Any])
         let events = try #require(log["events"] as? [[String: Any]])
         let established = events.count { $0["what"] as? String == "connected" }
-        let expectedDiagrams = 3 + 1 + established
+        let sessionTypes = Set(events.compactMap { $0["what"] as? String == "msg" ? $0["session"] as? String : nil })
+        // Histograms, the client's timeline, a chart per session type, a ladder per connection.
+        let expectedDiagrams = 3 + 1 + sessionTypes.count + established
 
         let chromium = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory.path)/profile"]
         let dom = try ExternalProgram.run("chromium", chromium + ["--dump-dom", "file://\(page)"])
         #expect(dom.status == 0)
         #expect(dom.stdout.components(separatedBy: "<svg").count - 1 == expectedDiagrams, "svg elements in the rendered DOM")
         #expect(dom.stdout.components(separatedBy: "class=\"ladder\"").count - 1 == established)
+        #expect(dom.stdout.components(separatedBy: "class=\"sessions\"").count - 1 == sessionTypes.count)
 
         let screenshot = "\(directory.path)/report.png"
         let logged = try ExternalProgram.run("sh", ["-c", "exec chromium \"$@\" 2>&1", "chromium"] + chromium + [

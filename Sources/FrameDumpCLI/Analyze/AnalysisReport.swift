@@ -77,6 +77,14 @@ enum AnalysisReport {
             page += timeline(client: client, connections: byClient[client]!, delays: delays[client] ?? [], origin: origin, end: end,
                              policy: policy)
         }
+        if !result.sessionPools.isEmpty {
+            page += "<h2>Sessions open per client host and type</h2>\n"
+            let types = Set(result.sessionPools.map(\.key.type)).sorted()
+            for type in types {
+                page += sessionChart(type: type, pools: result.sessionPools.filter { $0.key.type == type }, origin: origin, end: end,
+                                     maxPerType: policy.sessions.maxPerType)
+            }
+        }
         page += "<h2>Ladder diagrams</h2>\n"
         let drawn = result.connections.filter(\.drawsLadder)
         for connection in drawn { page += ladder(connection, origin: origin) }
@@ -149,6 +157,46 @@ enum AnalysisReport {
         return svg + "</svg>\n"
     }
 
+    /// Client hosts whose session counts one chart draws (the first, in address order).
+    static let maxSessionLines = 20
+
+    /// One session type's open count over time, a step line per client host (at most
+    /// ``maxSessionLines``), with the per-type maximum as a red dashed line.
+    private static func sessionChart(type: String, pools: [(key: SessionPoolTracker.Key, pool: SessionPoolTracker.Pool)],
+                                     origin: Int64, end: Int64, maxPerType: Int) -> String {
+        let width = 900.0, left = 40.0, top = 24.0, bottom = 170.0, height = 200.0
+        let span = Double(max(1, end - origin))
+        let highest = Double(max(maxPerType + 1, pools.map(\.pool.mostOpen).max() ?? 0))
+        func x(_ time: Int64) -> Double { left + Double(time - origin) / span * (width - left - 10) }
+        func y(_ count: Int) -> Double { bottom - Double(count) / highest * (bottom - top) }
+        let colors = ["#1f6feb", "#1a7f37", "#8250df", "#d4a017", "#bf3989", "#0a7c86", "#6e7781"]
+        var svg = "<svg class=\"sessions\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        svg += "<text x=\"\(left)\" y=\"14\">\(escape(type)) sessions open per client host (\(counted(pools.count, "host")))</text>"
+        svg += "<line x1=\(quote(left)) y1=\(quote(y(maxPerType))) x2=\(quote(width - 10)) y2=\(quote(y(maxPerType))) stroke=\"#cf222e\" stroke-dasharray=\"4 2\"/>"
+        svg += "<text x=\(quote(width - 12)) y=\(quote(y(maxPerType) - 3)) text-anchor=\"end\" fill=\"#cf222e\">at most \(maxPerType)</text>"
+        for (index, entry) in pools.prefix(maxSessionLines).enumerated() {
+            var points = "\(number(x(origin))),\(number(y(0)))"
+            var count = 0
+            for step in entry.pool.steps {
+                points += " \(number(x(step.at))),\(number(y(count)))"
+                points += " \(number(x(step.at))),\(number(y(step.count)))"
+                count = step.count
+            }
+            points += " \(number(x(end))),\(number(y(count)))"
+            let color = colors[index % colors.count]
+            svg += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\"><title>\(escape("\(entry.key.client)")): most \(entry.pool.mostOpen) open</title></polyline>"
+        }
+        for count in 0...Int(highest) {
+            svg += "<text x=\(quote(left - 6)) y=\(quote(y(count) + 4)) text-anchor=\"end\">\(count)</text>"
+        }
+        svg += "<line x1=\(quote(left)) y1=\(quote(bottom)) x2=\(quote(width - 10)) y2=\(quote(bottom)) stroke=\"#444\"/>"
+        svg += "<text x=\(quote(left)) y=\(quote(bottom + 16))>0 s</text><text x=\(quote(width - 10)) y=\(quote(bottom + 16)) text-anchor=\"end\">\(Seconds(end - origin))</text>"
+        if pools.count > maxSessionLines {
+            svg += "<text x=\(quote(left + 200)) y=\(quote(bottom + 16))>\(pools.count - maxSessionLines) more hosts not drawn</text>"
+        }
+        return svg + "</svg>\n"
+    }
+
     /// One connection's frames as arrows between a client and a server lane, in order; a pause
     /// longer than a tenth of the connection's span is drawn as a break labelled with its length.
     private static func ladder(_ connection: ConnectionAnalysis, origin: Int64) -> String {
@@ -204,7 +252,12 @@ enum AnalysisReport {
 
     /// A number as a quoted SVG attribute value, one decimal.
     private static func quote(_ value: Double) -> String {
-        "\"\(Double(Int((value * 10).rounded())) / 10)\""
+        "\"\(number(value))\""
+    }
+
+    /// A number for SVG, one decimal.
+    private static func number(_ value: Double) -> String {
+        "\(Double(Int((value * 10).rounded())) / 10)"
     }
 
     /// Text with `&`, `<`, `>` and `"` escaped for HTML.

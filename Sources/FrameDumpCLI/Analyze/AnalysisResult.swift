@@ -14,6 +14,8 @@ struct AnalysisResult {
     var intervals: Distribution
     var pongRTT: Distribution
     var ackLatency: Distribution
+    /// Sessions open per client host and type over time, in (client, type) order.
+    var sessionPools: [(key: SessionPoolTracker.Key, pool: SessionPoolTracker.Pool)]
     var policy: AnalyzePolicy
     var firstTime: Timestamp?
     var lastTime: Timestamp?
@@ -28,6 +30,7 @@ struct AnalysisResult {
         self.intervals = intervals
         self.pongRTT = pongRTT
         ackLatency = delivery.latency
+        sessionPools = sessions.pools.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         connections = analyzer.ended
         firstTime = analyzer.firstTime
         lastTime = analyzer.lastTime
@@ -89,7 +92,16 @@ struct AnalysisResult {
                 Figure("expected", .durations(delays.map(\.expected))),
             ]))
         }
+        let origin = firstTime?.nanoseconds ?? 0
+        for (key, pool) in sessionPools {
+            measures.append(("sessions", [
+                Figure("client", .text("\(key.client)")), Figure("session", .text(key.type)),
+                Figure("max_per_type", .count(policy.sessions.maxPerType)), Figure("most_open", .count(pool.mostOpen)),
+                Figure("open", .steps(pool.steps.map { ($0.at - origin, $0.count) })),
+            ]))
+        }
         var limits: [Figure] = []
+        if sessions.stepsNotKept > 0 { limits.append(Figure("session_steps_not_kept", .count(sessions.stepsNotKept))) }
         if analyzer.connectionsNotKept > 0 { limits.append(Figure("connections_not_kept", .count(analyzer.connectionsNotKept))) }
         if delivery.idsNotTracked > 0 { limits.append(Figure("message_ids_not_tracked", .count(delivery.idsNotTracked))) }
         for (name, distribution) in [("heartbeat_intervals", intervals), ("pong_rtt", pongRTT), ("ack_latency", delivery.latency)] where distribution.isSampled {
