@@ -1,24 +1,24 @@
 import PacketDecoding
 
-/// `analyze --report FILE.html`: the result as one self-contained HTML page (inline CSS and
-/// SVG, no script, no outside asset):
+/// `analyze --report FILE.html`: the result as one self-contained HTML page (inline CSS, SVG
+/// and a small script, no outside asset):
 ///
 /// - the verdicts, one row per rule;
 /// - histograms of heartbeat intervals, pong round-trip times and ack latencies, with the
 ///   policy's limits drawn as red lines;
 /// - a timeline per client host: its connections as bars, refused attempts as ticks, each
 ///   reconnect delay written above its gap against the delay the backoff expects;
-/// - a ladder diagram per connection with frames: client and server lanes, one arrow per frame
-///   (labelled ping, pong, msg 7, ack 7), FINs, RSTs and gaps, missed pings, late pongs,
-///   retransmissions and duplicates marked by colour; long pauses are drawn as a break with
-///   their length, not to scale.
+/// - a chart per session type: the sessions each client host has open over time;
+/// - a ladder diagram per connection with frames, page by page: client and server lanes, one
+///   arrow per frame (labelled ping, pong, msg 7, ack 7), FINs, RSTs and gaps, missed pings,
+///   late pongs, retransmissions and duplicates marked by colour; long pauses are drawn as a
+///   break with their length, not to scale; above it an overview of the connection's whole
+///   span to zoom into (``AnalysisReport/ladders(_:origin:)``).
 ///
-/// Long captures stay readable and the file small: at most ``maxLadders`` ladders of at most
-/// ``ConnectionAnalysis/maxLadderEntries`` rows each, and the page says what was left out.
+/// Long captures stay readable and the file small: every connection with frames is reachable,
+/// its rows bounded per window of its time (``LadderTimeline``) and over the analysis
+/// (``Analyzer/maxLadderRows``); the page says what was not kept.
 enum AnalysisReport {
-    /// The most ladder diagrams drawn: the first connections with frames, in capture order.
-    static let maxLadders = 40
-
     /// Writes `result`'s page to `path`.
     ///
     /// - Throws: ``CommandFailure`` (exit 2) when the file cannot be written.
@@ -49,6 +49,7 @@ enum AnalysisReport {
         table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
         .PASS{color:#1a7f37;font-weight:bold}.FAIL{color:#cf222e;font-weight:bold}.NOT{color:#888}
         svg{display:block;margin:8px 0;background:#fafafa;border:1px solid #ddd}
+        h3{font-size:14px;margin:18px 0 4px}.pager{margin:8px 0}
         svg text{font:11px system-ui,sans-serif}
         .note{color:#666}
         </style></head><body>
@@ -86,12 +87,7 @@ enum AnalysisReport {
             }
         }
         page += "<h2>Ladder diagrams</h2>\n"
-        let drawn = result.connections.filter(\.drawsLadder)
-        for connection in drawn { page += ladder(connection, origin: origin) }
-        let notDrawn = result.connections.count { $0.frames > 0 && !$0.drawsLadder }
-        if notDrawn > 0 {
-            page += "<p class=\"note\">\(notDrawn) more connections with frames not drawn (at most \(maxLadders)).</p>\n"
-        }
+        page += ladders(result, origin: origin)
         page += "</body></html>\n"
         return Array(page.utf8)
     }
@@ -195,59 +191,6 @@ enum AnalysisReport {
             svg += "<text x=\(quote(left + 200)) y=\(quote(bottom + 16))>\(pools.count - maxSessionLines) more hosts not drawn</text>"
         }
         return svg + "</svg>\n"
-    }
-
-    /// One connection's frames as arrows between a client and a server lane, in order; a pause
-    /// longer than a tenth of the connection's span is drawn as a break labelled with its length.
-    private static func ladder(_ connection: ConnectionAnalysis, origin: Int64) -> String {
-        let width = 620.0, clientX = 110.0, serverX = 510.0, rowHeight = 18.0
-        let entries = connection.ladder
-        let span = (entries.last?.time.nanoseconds ?? 0) - (entries.first?.time.nanoseconds ?? 0)
-        var rows: [(entry: LadderEntry?, pause: Int64)] = []
-        var previous: Int64?
-        for entry in entries {
-            if let previous, entry.time.nanoseconds - previous > max(span / 10, 1) { rows.append((nil, entry.time.nanoseconds - previous)) }
-            rows.append((entry, 0))
-            previous = entry.time.nanoseconds
-        }
-        let height = 50 + Double(rows.count) * rowHeight + 20
-        var svg = "<svg class=\"ladder\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
-        svg += "<defs><marker id=\"a\(connection.number)\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#555\"/></marker></defs>"
-        svg += "<text x=\"10\" y=\"14\">conn \(connection.number): \(escape("\(connection.client)")) → \(escape("\(connection.server)"))\(connection.sessionType.map { " (\(escape($0)))" } ?? "")</text>"
-        svg += "<text x=\(quote(clientX - 20)) y=\"34\">client</text><text x=\(quote(serverX - 20)) y=\"34\">server</text>"
-        svg += "<line x1=\(quote(clientX)) y1=\"40\" x2=\(quote(clientX)) y2=\(quote(height - 10)) stroke=\"#888\"/>"
-        svg += "<line x1=\(quote(serverX)) y1=\"40\" x2=\(quote(serverX)) y2=\(quote(height - 10)) stroke=\"#888\"/>"
-        for (index, row) in rows.enumerated() {
-            let y = 52 + Double(index) * rowHeight
-            guard let entry = row.entry else {
-                svg += "<text x=\(quote((clientX + serverX) / 2 - 30)) y=\(quote(y + 4)) fill=\"#888\">⋯ \(Seconds(row.pause)) ⋯</text>"
-                continue
-            }
-            let (from, to) = entry.direction == .clientToServer ? (clientX, serverX) : (serverX, clientX)
-            let color = self.color(entry)
-            let offset = Seconds(entry.time.nanoseconds - origin)
-            svg += "<text x=\"4\" y=\(quote(y + 4)) fill=\"#888\">\(offset)</text>"
-            svg += "<line x1=\(quote(from)) y1=\(quote(y)) x2=\(quote(to)) y2=\(quote(y + 8)) stroke=\"\(color)\" stroke-width=\"1.5\"\(entry.mark == .missed ? " stroke-dasharray=\"5 3\"" : "") marker-end=\"url(#a\(connection.number))\"/>"
-            let label = [.none, .fin, .reset].contains(entry.mark) ? entry.label : "\(entry.label) (\(entry.mark.rawValue))"
-            svg += "<text x=\(quote((clientX + serverX) / 2 - 40)) y=\(quote(y + 2)) fill=\"\(color)\">\(escape(label))</text>"
-        }
-        if entries.count >= ConnectionAnalysis.maxLadderEntries {
-            svg += "<text x=\"10\" y=\(quote(height - 4)) fill=\"#888\">only the first \(entries.count) frames and events are drawn</text>"
-        }
-        return svg + "</svg>\n"
-    }
-
-    private static func color(_ entry: LadderEntry) -> String {
-        switch entry.mark {
-        case .missed, .premature, .duplicate, .reset: return "#cf222e"
-        case .late, .gap: return "#d4a017"
-        case .retransmission: return "#8250df"
-        case .fin: return "#222"
-        case .none: break
-        }
-        if entry.label.hasPrefix("msg") { return "#1f6feb" }
-        if entry.label.hasPrefix("ack") { return "#1a7f37" }
-        return "#777"
     }
 
     /// A number as a quoted SVG attribute value, one decimal.

@@ -35,8 +35,10 @@ final class Analyzer {
     private var pongRTT: Distribution
     private(set) var firstTime: Timestamp?
     private(set) var lastTime: Timestamp?
-    /// Connections given a ladder in the report so far (the first with frames).
-    private var laddersAllotted = 0
+    /// Ladder rows the report may still keep, over all connections.
+    private var ladderRowsLeft = Analyzer.maxLadderRows
+    /// The most ladder rows kept for the report, over all connections (``LadderTimeline``).
+    static let maxLadderRows = 100_000
     /// What the policy names that a stream's format lacks (``FrameClassifier/problems``), once each:
     /// its frames could not all be told apart, so the analysis is incomplete.
     private(set) var policyProblems: [String] = []
@@ -89,7 +91,8 @@ final class Analyzer {
             if connection.endedAt == nil, reason == .fin {
                 end(connection, by: direction, with: .fin, at: time, offset: offset, established: true)
             }
-            connection.note(LadderEntry(time: time, direction: direction, label: reason == .fin ? "FIN" : "RST", mark: reason == .fin ? .fin : .reset))
+            connection.note(LadderEntry(time: time, direction: direction, label: reason == .fin ? "FIN" : "RST", mark: reason == .fin ? .fin : .reset),
+                            budget: &ladderRowsLeft)
         case .connectionClosed(let summary, let reason):
             see(time)
             guard let connection = open.removeValue(forKey: summary.connection) else { return }
@@ -103,7 +106,7 @@ final class Analyzer {
             }
             finishConnection(connection, at: time, closed: reason != .endOfCapture)
         case .gap(let number, let direction, _, let length, _):
-            open[number]?.note(LadderEntry(time: time, direction: direction, label: "gap \(length) B", mark: .gap))
+            open[number]?.note(LadderEntry(time: time, direction: direction, label: "gap \(length) B", mark: .gap), budget: &ladderRowsLeft)
         default:
             break
         }
@@ -202,15 +205,11 @@ final class Analyzer {
         guard let connection = open[label.connection] else { framesWithoutConnection += 1; return }
         guard case .frame(let frame) = output else {
             if case .gap = output { return }
-            connection.note(LadderEntry(time: time, direction: label.direction, label: "bad bytes", mark: .gap))
+            connection.note(LadderEntry(time: time, direction: label.direction, label: "bad bytes", mark: .gap), budget: &ladderRowsLeft)
             return
         }
         let classifier = classifiers[format]
         let direction = label.direction
-        if connection.frames == 0, laddersAllotted < AnalysisReport.maxLadders {
-            connection.drawsLadder = true
-            laddersAllotted += 1
-        }
         connection.frames += 1
         connection.expirePings(now: time, pongTimeout: policy.heartbeat.pongTimeout, threshold: policy.heartbeat.missedPongs)
         if direction == .clientToServer, !connection.sawFirstClientFrame {
@@ -223,7 +222,7 @@ final class Analyzer {
         }
         let role = classifier.role(of: frame)
         // Labels are made only while the ladder has room: no string per frame past it.
-        let drawing = connection.drawsLadder && connection.ladder.count < ConnectionAnalysis.maxLadderEntries
+        let drawing = connection.ladder.wouldKeep(time, budget: &ladderRowsLeft)
         var entry = LadderEntry(time: time, direction: direction, label: role.rawValue, mark: .none)
         switch role {
         case .ping where direction == .clientToServer:
@@ -270,7 +269,7 @@ final class Analyzer {
         case .ping, .pong, .other:
             break
         }
-        if drawing { connection.note(entry) }
+        connection.note(entry, budget: &ladderRowsLeft)
     }
 
     // MARK: The end

@@ -1,7 +1,7 @@
 import PacketDecoding
 
 /// Everything `analyze` follows on one TCP connection: its ends, its heartbeats and pongs, its
-/// session type and activity, and the first frames for the report's ladder.
+/// session type and activity, and its frames over time for the report's ladder.
 ///
 /// A class: the analyzer looks it up once per frame and changes it in place.
 final class ConnectionAnalysis {
@@ -54,11 +54,8 @@ final class ConnectionAnalysis {
     /// Messages first sent on an earlier connection and sent again on this one.
     var resentFromEarlier = 0
 
-    /// Whether the report draws this connection's ladder (the first connections with frames).
-    var drawsLadder = false
-    /// The report's ladder: the first frames and events (at most ``maxLadderEntries``).
-    var ladder: [LadderEntry] = []
-    static let maxLadderEntries = 400
+    /// The report's ladder: every frame and event counted over time, the first of each window kept.
+    var ladder = LadderTimeline()
     /// Outstanding and recently missed pings kept per connection.
     static let maxPendingPings = 64
     /// Ping intervals held for judging before they are judged in a batch.
@@ -79,8 +76,9 @@ final class ConnectionAnalysis {
     /// Whether the client ended the connection first.
     var closedByClient: Bool { endedBy == .clientToServer }
 
-    func note(_ entry: LadderEntry) {
-        if drawsLadder, ladder.count < Self.maxLadderEntries { ladder.append(entry) }
+    /// Adds `entry` to the ladder, its row taken from `budget` while it lasts.
+    func note(_ entry: LadderEntry, budget: inout Int) {
+        ladder.add(entry, budget: &budget)
     }
 
     /// Counts the pings whose pong deadline passed by `now` as missed; the connection is dead at
@@ -92,9 +90,7 @@ final class ConnectionAnalysis {
             consecutiveMissed += 1
             if recentlyMissed.count == 8 { recentlyMissed.removeFirst() }
             recentlyMissed.append(ping)
-            if let index = ladder.lastIndex(where: { $0.time == ping.time && $0.direction == .clientToServer }) {
-                ladder[index].mark = .missed
-            }
+            ladder.mark(clientEntryAt: ping.time, as: .missed)
             if consecutiveMissed >= threshold, deadAt == nil {
                 deadAt = Timestamp(nanoseconds: ping.time.nanoseconds + pongTimeout)
                 deadPing = (ping.offset, ping.time)
