@@ -11,17 +11,32 @@ extension AnalysisReport {
     static let connectionsPerPage = 10
     /// Ladder rows drawn at once per connection (the rest by its ‹ › buttons or its overview).
     static let rowsPerLadderPage = 40
+    /// The most rows and overview windows the page holds over all connections: connections past
+    /// it are listed (number, ends, frames, who closed) without their overview and ladder, so the
+    /// file stays a few MB however many connections the capture has.
+    static let maxDrawnItems = 60_000
+    /// The marks as the data block numbers them (the script's `marks`).
+    private static let marks: [LadderEntry.Mark] = [.none, .missed, .late, .retransmission, .premature, .duplicate, .gap, .fin, .reset]
 
     /// The ladders section: the data block, the page's frame and its script.
     static func ladders(_ result: AnalysisResult, origin: Int64) -> String {
         let drawn = result.connections.filter { $0.frames > 0 }
-        var data: [UInt8] = Array("{\"perPage\":\(connectionsPerPage),\"rowsPerPage\":\(rowsPerLadderPage),\"conns\":[".utf8)
+        let markNames = marks.map { "\"\($0.rawValue)\"" }.joined(separator: ",")
+        var data: [UInt8] = Array("{\"perPage\":\(connectionsPerPage),\"rowsPerPage\":\(rowsPerLadderPage),\"marks\":[\(markNames)],\"conns\":[".utf8)
+        var itemsLeft = maxDrawnItems, listedOnly = 0
         for (index, connection) in drawn.enumerated() {
             if index > 0 { data.append(UInt8(ascii: ",")) }
-            append(connection, origin: origin, to: &data)
+            let cost = connection.ladder.keptCount + connection.ladder.counts.count { $0.clientToServer + $0.serverToClient > 0 }
+            let draws = cost <= itemsLeft
+            if draws { itemsLeft -= cost } else { listedOnly += 1 }
+            append(connection, origin: origin, drawing: draws, to: &data)
         }
         data.append(contentsOf: "]}".utf8)
-        var section = "<div id=\"ladders\"><p class=\"note\">\(counted(drawn.count, "connection")) with frames. "
+        var section = "<div id=\"ladders\"><p class=\"note\">\(counted(drawn.count, "connection")) with frames"
+        if listedOnly > 0 {
+            section += "; the last \(listedOnly) are listed without their diagrams (the page holds at most \(maxDrawnItems) rows and windows)"
+        }
+        section += ". "
         section += "Click a window of a connection's overview to see its frames; ‹ › page.</p>"
         section += "<div class=\"pager\"><button type=\"button\" data-go=\"prev\">‹ page</button> <span id=\"page-of\"></span> "
         section += "<button type=\"button\" data-go=\"next\">page ›</button> "
@@ -38,10 +53,11 @@ extension AnalysisReport {
         return section
     }
 
-    /// `{"n":conn,"c":client,"s":server,"t":type,"f":frames,"by":who closed,"st":first window's
-    /// start,"w":window width,"h":[[c2s,s2c,marked]…],"x":rows not kept,"r":[[time,dir,mark,label]…]}`;
-    /// times in seconds since the capture's first packet, dir 0 client → server.
-    private static func append(_ connection: ConnectionAnalysis, origin: Int64, to data: inout [UInt8]) {
+    /// `{"n":conn,"c":client,"s":server,"t":type,"f":frames,"by":who closed,"x":rows not kept,
+    /// "st":first window's start,"w":window width,"h":[[window,c2s,s2c,marked]…],"r":[[time,dir,mark,label]…]}`
+    /// (without `st` … `r` when not `drawing`); times in seconds since the capture's first packet,
+    /// dir 0 client → server, mark an index of ``marks``, only windows with entries in `h`.
+    private static func append(_ connection: ConnectionAnalysis, origin: Int64, drawing: Bool, to data: inout [UInt8]) {
         let ladder = connection.ladder
         data.append(contentsOf: "{\"n\":\(connection.number),\"c\":".utf8)
         JSONString.append("\(connection.client)", to: &data)
@@ -51,14 +67,20 @@ extension AnalysisReport {
         if let type = connection.sessionType { JSONString.append(type, to: &data) } else { data.append(contentsOf: "null".utf8) }
         let closedBy = connection.endedBy.map { $0 == .clientToServer ? "client" : "server" } ?? "open"
         data.append(contentsOf: ",\"f\":\(connection.frames),\"by\":\"\(closedBy)\",\"x\":\(ladder.rowsNotKept)".utf8)
+        guard drawing else {
+            data.append(UInt8(ascii: "}"))
+            return
+        }
         data.append(contentsOf: ",\"st\":\(Seconds((ladder.start ?? origin) - origin).json),\"w\":\(Seconds(ladder.width).json),\"h\":[".utf8)
-        let used = ladder.counts.lastIndex { $0.clientToServer + $0.serverToClient > 0 }.map { $0 + 1 } ?? 0
-        for (index, count) in ladder.counts.prefix(used).enumerated() {
-            data.append(contentsOf: "\(index > 0 ? "," : "")[\(count.clientToServer),\(count.serverToClient),\(count.marked)]".utf8)
+        var first = true
+        for (index, count) in ladder.counts.enumerated() where count.clientToServer + count.serverToClient > 0 {
+            data.append(contentsOf: "\(first ? "" : ",")[\(index),\(count.clientToServer),\(count.serverToClient),\(count.marked)]".utf8)
+            first = false
         }
         data.append(contentsOf: "],\"r\":[".utf8)
         for (index, entry) in ladder.entries.enumerated() {
-            data.append(contentsOf: "\(index > 0 ? "," : "")[\(Seconds(entry.time.nanoseconds - origin).json),\(entry.direction == .clientToServer ? 0 : 1),\"\(entry.mark.rawValue)\",".utf8)
+            let mark = marks.firstIndex(of: entry.mark) ?? 0
+            data.append(contentsOf: "\(index > 0 ? "," : "")[\(Seconds(entry.time.nanoseconds - origin).json),\(entry.direction == .clientToServer ? 0 : 1),\(mark),".utf8)
             JSONString.append(entry.label, to: &data)
             data.append(UInt8(ascii: "]"))
         }
@@ -73,6 +95,7 @@ extension AnalysisReport {
       var data = JSON.parse(document.getElementById("ladder-data").textContent);
       var conns = data.conns, perPage = data.perPage, rowsPerPage = data.rowsPerPage;
       var page = 0, rowStart = {};
+      var marks = data.marks;
       var colours = {missed: "#cf222e", premature: "#cf222e", duplicate: "#cf222e", reset: "#cf222e",
                      late: "#d4a017", gap: "#d4a017", retransmission: "#8250df", fin: "#222"};
       function esc(text) {
@@ -83,7 +106,7 @@ extension AnalysisReport {
         return a >= 1 ? s.toFixed(3) + " s" : a >= 0.001 ? (s * 1000).toFixed(1) + " ms" : Math.round(s * 1e6) + " \u00b5s";
       }
       function colour(row) {
-        if (colours[row[2]]) return colours[row[2]];
+        if (colours[marks[row[2]]]) return colours[marks[row[2]]];
         return row[3].indexOf("msg") === 0 ? "#1f6feb" : row[3].indexOf("ack") === 0 ? "#1a7f37" : "#777";
       }
       // Written "<" + "svg", so that the page's source holds only the elements drawn (a count of
@@ -92,18 +115,17 @@ extension AnalysisReport {
         return "<" + 'svg class="' + kind + '" width="' + width + '" height="' + height + '" viewBox="0 0 ' + width + ' ' + height + '" xmlns="http://www.w3.org/2000/svg">';
       }
       function overview(c) {
-        var width = 620, height = 46, n = Math.max(1, c.h.length), most = 1, svg = "";
-        c.h.forEach(function (h) { most = Math.max(most, h[0] + h[1]); });
+        var width = 620, height = 46, n = 1, most = 1, svg = "";
+        c.h.forEach(function (h) { most = Math.max(most, h[1] + h[2]); n = Math.max(n, h[0] + 1); });
         var bar = (width - 20) / 64;
         svg += open("overview", width, height);
         svg += '<text x="10" y="11">' + seconds(c.st) + ' \u2026 ' + seconds(c.st + c.w * n) + ', windows of ' + seconds(c.w) + '</text>';
-        c.h.forEach(function (h, i) {
-          var total = h[0] + h[1];
-          if (!total) return;
+        c.h.forEach(function (h) {
+          var total = h[1] + h[2], i = h[0];
           var tall = Math.max(2, Math.sqrt(total / most) * 28);
           var x = 10 + i * bar;
           svg += '<rect data-window="' + i + '" x="' + x.toFixed(1) + '" y="' + (42 - tall).toFixed(1) + '" width="' + (bar - 1).toFixed(1) + '" height="' + tall.toFixed(1) +
-            '" fill="' + (h[2] ? "#cf222e" : "#4a7bd0") + '" style="cursor:pointer"><title>' + total + ' (' + h[2] + ' marked)</title></rect>';
+            '" fill="' + (h[3] ? "#cf222e" : "#4a7bd0") + '" style="cursor:pointer"><title>' + total + ' (' + h[3] + ' marked)</title></rect>';
         });
         return svg + '</svg>';
       }
@@ -130,20 +152,20 @@ extension AnalysisReport {
             svg += '<text x="' + ((clientX + serverX) / 2 - 30) + '" y="' + (y + 4) + '" fill="#888">\u22ef ' + seconds(line.pause) + ' \u22ef</text>';
             return;
           }
-          var row = line.row, from = row[1] ? serverX : clientX, to = row[1] ? clientX : serverX, col = colour(row);
-          var label = (row[2] === "none" || row[2] === "fin" || row[2] === "reset") ? row[3] : row[3] + " (" + row[2] + ")";
+          var row = line.row, from = row[1] ? serverX : clientX, to = row[1] ? clientX : serverX, col = colour(row), mark = marks[row[2]];
+          var label = (mark === "none" || mark === "fin" || mark === "reset") ? row[3] : row[3] + " (" + mark + ")";
           svg += '<text x="4" y="' + (y + 4) + '" fill="#888">' + seconds(row[0]) + '</text>';
           svg += '<line x1="' + from + '" y1="' + y + '" x2="' + to + '" y2="' + (y + 8) + '" stroke="' + col + '" stroke-width="1.5"' +
-            (row[2] === "missed" ? ' stroke-dasharray="5 3"' : '') + ' marker-end="url(#a' + c.n + ')"/>';
+            (mark === "missed" ? ' stroke-dasharray="5 3"' : '') + ' marker-end="url(#a' + c.n + ')"/>';
           svg += '<text x="' + ((clientX + serverX) / 2 - 40) + '" y="' + (y + 2) + '" fill="' + col + '">' + esc(label) + '</text>';
         });
         return svg + '</svg>';
       }
       function block(c) {
         return '<div class="conn" id="conn-' + c.n + '" data-conn="' + c.n + '"><h3>conn ' + c.n + ': ' + esc(c.c) + ' \u2192 ' + esc(c.s) +
-          (c.t ? ' (' + esc(c.t) + ')' : '') + ', ' + c.f + ' frames, closed by ' + c.by + '</h3>' + overview(c) +
-          '<div><button type="button" data-rows="-1">\u2039 rows</button> <button type="button" data-rows="1">rows \u203a</button></div>' +
-          ladder(c) + '</div>';
+          (c.t ? ' (' + esc(c.t) + ')' : '') + ', ' + c.f + ' frames, closed by ' + c.by + '</h3>' +
+          (c.r ? overview(c) + '<div><button type="button" data-rows="-1">\u2039 rows</button> <button type="button" data-rows="1">rows \u203a</button></div>' +
+            ladder(c) : '<p class="note">not drawn: the page holds the diagrams of the connections before it</p>') + '</div>';
       }
       function show(p) {
         var pages = Math.max(1, Math.ceil(conns.length / perPage));
@@ -173,6 +195,7 @@ extension AnalysisReport {
         var holder = target.closest ? target.closest(".conn") : null;
         if (!holder) return;
         var n = Number(holder.getAttribute("data-conn")), c = conns[find(n)];
+        if (!c.r) return;
         if (target.hasAttribute("data-rows")) {
           var next = (rowStart[n] || 0) + Number(target.getAttribute("data-rows")) * rowsPerPage;
           rowStart[n] = Math.max(0, Math.min(Math.max(0, c.r.length - 1), next));

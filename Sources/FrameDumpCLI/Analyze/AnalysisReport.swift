@@ -19,6 +19,9 @@ import PacketDecoding
 /// its rows bounded per window of its time (``LadderTimeline``) and over the analysis
 /// (``Analyzer/maxLadderRows``); the page says what was not kept.
 enum AnalysisReport {
+    /// The most client hosts given a timeline.
+    static let maxTimelines = 200
+
     /// Writes `result`'s page to `path`.
     ///
     /// - Throws: ``CommandFailure`` (exit 2) when the file cannot be written.
@@ -74,9 +77,15 @@ enum AnalysisReport {
         var byClient: [IPAddress: [ConnectionAnalysis]] = [:]
         for connection in result.connections { byClient[connection.client.address, default: []].append(connection) }
         let delays = Dictionary(result.reconnectDelays.map { ($0.client, $0.delays) }, uniquingKeysWith: { $0 + $1 })
-        for client in byClient.keys.sorted() {
+        // Hosts that reconnected first: their delays are what a timeline is for.
+        let hosts = byClient.keys.sorted { (delays[$0] == nil ? 1 : 0, $0) < (delays[$1] == nil ? 1 : 0, $1) }
+        for client in hosts.prefix(maxTimelines) {
             page += timeline(client: client, connections: byClient[client]!, delays: delays[client] ?? [], origin: origin, end: end,
                              policy: policy)
+        }
+        if hosts.count > maxTimelines {
+            page += "<p class=\"note\">\(hosts.count - maxTimelines) more client hosts not drawn (at most \(maxTimelines); those that reconnected first); "
+            page += "every host's reconnect delays are in the JSON measure records.</p>\n"
         }
         if !result.sessionPools.isEmpty {
             page += "<h2>Sessions open per client host and type</h2>\n"

@@ -24,6 +24,10 @@ final class Analyzer {
     private(set) var ended: [ConnectionAnalysis] = []
     /// Connections whose records were not kept (the limit was reached).
     private(set) var connectionsNotKept = 0
+    /// Pings dropped unanswered from a full wait list (``ConnectionAnalysis/maxPendingPings``).
+    private(set) var pingsNotFollowed = 0
+    /// Ladder frames and events of kept connections counted but not kept as rows.
+    private(set) var ladderRowsNotKept = 0
     private var reconnects: ReconnectTracker
     private var delivery: DeliveryTracker
     private var sessions: SessionPoolTracker
@@ -38,7 +42,7 @@ final class Analyzer {
     /// Ladder rows the report may still keep, over all connections.
     private var ladderRowsLeft = Analyzer.maxLadderRows
     /// The most ladder rows kept for the report, over all connections (``LadderTimeline``).
-    static let maxLadderRows = 100_000
+    static let maxLadderRows = 50_000
     /// What the policy names that a stream's format lacks (``FrameClassifier/problems``), once each:
     /// its frames could not all be told apart, so the analysis is incomplete.
     private(set) var policyProblems: [String] = []
@@ -153,7 +157,15 @@ final class Analyzer {
                 offlineQueueRule.see(connection.number)
             }
         }
-        if ended.count < policy.limits.connections { ended.append(connection) } else { connectionsNotKept += 1 }
+        pingsNotFollowed += connection.pingsDropped
+        if ended.count < policy.limits.connections {
+            ended.append(connection)
+            ladderRowsNotKept += connection.ladder.rowsNotKept
+        } else {
+            connectionsNotKept += 1
+            // Its ladder is not drawn: its rows go back to the others.
+            ladderRowsLeft += connection.ladder.keptCount
+        }
     }
 
     /// Holds a connection's ping intervals not yet judged to the policy interval nearest their

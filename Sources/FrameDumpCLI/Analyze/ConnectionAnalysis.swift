@@ -36,6 +36,8 @@ final class ConnectionAnalysis {
     /// The latest pings that went unanswered in time, for matching a late pong.
     var recentlyMissed: [(time: Timestamp, offset: UInt64, key: UInt64)] = []
     var consecutiveMissed = 0
+    /// Pings dropped from a full `outstanding` (neither answered nor counted missed).
+    var pingsDropped = 0
     var missedPongs = 0
     var latePongs = 0
     /// When the connection became dead (the deadline of the last of `missedPongs` consecutive missed pings).
@@ -105,7 +107,10 @@ final class ConnectionAnalysis {
             heartbeat.add(time.nanoseconds - last.nanoseconds)
         }
         lastPing = time
-        if outstanding.count == Self.maxPendingPings { outstanding.removeFirst() }
+        if outstanding.count == Self.maxPendingPings {
+            outstanding.removeFirst()
+            pingsDropped += 1
+        }
         outstanding.append((time, offset, key))
     }
 
