@@ -1,0 +1,48 @@
+import PacketDecoding
+import Testing
+@testable import FrameDumpCLI
+
+/// The state tables of the analysis that fixtures cannot fill: their bound and its count.
+@Suite struct AnalyzeTableLimitTests {
+    /// Session-count changes: 4,096 kept per client host and type, the rest counted.
+    @Test func sessionStepsAreBounded() {
+        var tracker = SessionPoolTracker(policy: .imDefault)
+        let client = Endpoint(address: .v4(0x0A00_0001), port: 40000), server = Endpoint(address: .v4(0x0A00_0002), port: 7000)
+        let opens = SessionPoolTracker.maxSteps
+        for number in 1...opens {
+            let opened = Timestamp(nanoseconds: Int64(number) * 1_000_000)
+            let connection = ConnectionAnalysis(number: number, client: client, server: server, openedAt: opened, sawSYN: true)
+            connection.sessionType = "chat"
+            tracker.typed(connection, evidence: Evidence(connection: number, direction: .clientToServer, offset: 0, time: opened, note: ""))
+            tracker.ended(connection, at: Timestamp(nanoseconds: opened.nanoseconds + 500_000), closed: true)
+        }
+        let pool = tracker.pools.values.first
+        #expect(pool?.steps.count == SessionPoolTracker.maxSteps)
+        #expect(tracker.stepsNotKept == 2 * opens - SessionPoolTracker.maxSteps)
+        #expect(pool?.steps.prefix(4).map(\.count) == [1, 0, 1, 0])
+    }
+
+    /// A connection's ladder: 64 windows that widen to hold its whole span, 16 rows each, rows
+    /// from the shared budget, and what is not kept counted.
+    @Test func ladderWindowsWidenAndKeepTheirFirstRows() {
+        var ladder = LadderTimeline()
+        var budget = 10_000
+        let entries = 5_000
+        for index in 0..<entries {
+            // One entry every 100 ms: 500 s in all.
+            ladder.add(LadderEntry(time: Timestamp(nanoseconds: Int64(index) * 100_000_000), direction: index % 2 == 0 ? .clientToServer : .serverToClient,
+                                   label: "ping", mark: .none), budget: &budget)
+        }
+        #expect(ladder.width * Int64(LadderTimeline.bucketCount) >= Int64(entries - 1) * 100_000_000)
+        #expect(ladder.counts.reduce(0) { $0 + $1.clientToServer + $1.serverToClient } == entries)
+        #expect(ladder.keptCount + ladder.rowsNotKept == entries)
+        #expect(ladder.keptCount <= LadderTimeline.bucketCount * LadderTimeline.rowsPerBucket)
+        #expect(budget == 10_000 - ladder.keptCount)
+        // The last kept row is from the last windows, not the first minutes.
+        #expect((ladder.entries.last?.time.nanoseconds ?? 0) > Int64(entries) * 100_000_000 * 9 / 10)
+        var empty = 0
+        var small = LadderTimeline()
+        small.add(LadderEntry(time: Timestamp(nanoseconds: 0), direction: .clientToServer, label: "ping", mark: .none), budget: &empty)
+        #expect(small.keptCount == 0 && small.rowsNotKept == 1)
+    }
+}
