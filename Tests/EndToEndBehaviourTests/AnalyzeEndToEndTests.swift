@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func everyFixtureHasItsExpectations() {
-        #expect(Self.fixtures.count >= 18, "\(Self.fixtures)")
+        #expect(Self.fixtures.count >= 20, "\(Self.fixtures)")
         for name in Self.fixtures {
             #expect(FileManager.default.fileExists(atPath: FrameDumpProcess.packageRoot.appendingPathComponent("Fixtures/analyze/\(name).expected.json").path), "\(name)")
         }
@@ -80,6 +80,21 @@ import Testing
         for (measured, sent) in zip(delays, builtDelays) { #expect(abs(measured - sent) < 1e-6, "\(delays) vs \(builtDelays)") }
         #expect(backoff["expected"] as? [Double] == (built["expected"] as? [Int])?.map(Double.init))
         #expect(backoff["refused"] as? Int == built["refused"] as? Int)
+    }
+
+    /// SYNs that get no answer (hand-built: loopback answers every SYN unless a firewall rule
+    /// drops it): each retry ends the unanswered attempt before it, and the delays, counted from
+    /// each attempt's SYN, are the builder's.
+    @Test func synTimeoutFigures() throws {
+        let expectations = try Self.expectations("hb-syn-timeout")
+        let built = try #require(expectations["reconnect_backoff"] as? [String: Any])
+        let (verdicts, _) = try Self.verdicts("hb-syn-timeout", scale: 1)
+        let backoff = try #require(verdicts["reconnect_backoff"])
+        #expect(backoff["unanswered"] as? Int == built["unanswered"] as? Int && backoff["refused"] as? Int == built["refused"] as? Int)
+        let delays = try #require(backoff["delays"] as? [Double]), builtDelays = try #require(built["delays"] as? [Double])
+        #expect(delays.count == builtDelays.count)
+        for (measured, sent) in zip(delays, builtDelays) { #expect(abs(measured - sent) < 1e-6, "\(delays) vs \(builtDelays)") }
+        #expect(backoff["expected"] as? [Double] == (built["expected"] as? [Int])?.map(Double.init))
     }
 
     /// The text form: one line per rule, starting with its outcome; a failure's evidence beneath it.

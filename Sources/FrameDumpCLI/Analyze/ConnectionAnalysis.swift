@@ -19,6 +19,8 @@ final class ConnectionAnalysis {
     var endedWith: DirectionCloseReason?
     /// Whether the handshake completed (anything beyond SYN and SYN-ACK).
     var established = false
+    /// Whether a retry of the same client showed this attempt unanswered (``ReconnectTracker``).
+    var judgedUnanswered = false
     var frames = 0
 
     // Heartbeats.
