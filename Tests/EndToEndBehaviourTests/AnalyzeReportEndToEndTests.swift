@@ -9,13 +9,20 @@ import Testing
 /// many connections and zooms over long ones, and logs no console error; the file stands alone
 /// (no outside asset).
 @Suite(.requires(.chromium), .requires(.python3)) struct AnalyzeReportEndToEndTests {
-    @Test func wellBehavedReportRendersItsDiagrams() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-report-\(getpid())")
+    /// `analyze --report` of a fixture into a new directory (the caller removes it): the
+    /// directory and the page's path.
+    static func report(_ fixture: String, scale: Double = 1) throws -> (directory: URL, page: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-report-\(getpid())-\(fixture)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let page = directory.appendingPathComponent("report.html").path
-        let run = try FrameDumpProcess.run(["analyze", "--time-scale", "0.05", "--report", page, "Fixtures/analyze/well-behaved.pcap"])
+        let run = try FrameDumpProcess.run(["analyze", "--time-scale", "\(scale)", "--report", page, "Fixtures/analyze/\(fixture).pcap"])
         #expect(run.status == 0, "\(run)")
+        return (directory, page)
+    }
+
+    @Test func wellBehavedReportRendersItsDiagrams() throws {
+        let (directory, page) = try Self.report("well-behaved", scale: 0.05)
+        defer { try? FileManager.default.removeItem(at: directory) }
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(!html.contains("src=") && !html.contains("href=") && !html.contains("@import"), "the page loads nothing from outside")
 
@@ -53,12 +60,8 @@ import Testing
     /// pages of 10, opened at `#page=N` and `#conn=N`, each connection with its overview and
     /// ladder, and no console error on any page.
     @Test func manyConnectionsArePaged() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-pages-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, page) = try Self.report("hb-many-connections")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let page = directory.appendingPathComponent("report.html").path
-        let run = try FrameDumpProcess.run(["analyze", "--report", page, "Fixtures/analyze/hb-many-connections.pcap"])
-        #expect(run.status == 0, "\(run)")
         let expectations = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: FrameDumpProcess.packageRoot
             .appendingPathComponent("Fixtures/analyze/hb-many-connections.expected.json"))) as? [String: Any])
         let connections = try #require(expectations["connections"] as? Int)
@@ -90,12 +93,8 @@ import Testing
     /// A long connection (an hour of heartbeats, as built): its overview spans the whole hour
     /// and its rows are kept window by window over it, not just the first minutes.
     @Test func longConnectionZoomsOverItsSpan() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-zoom-\(getpid())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (directory, page) = try Self.report("hb-hour-of-heartbeats")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let page = directory.appendingPathComponent("report.html").path
-        let run = try FrameDumpProcess.run(["analyze", "--report", page, "Fixtures/analyze/hb-hour-of-heartbeats.pcap"])
-        #expect(run.status == 0, "\(run)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
         let start = try #require(html.range(of: "id=\"ladder-data\">")), end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
         let data = try #require(JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
