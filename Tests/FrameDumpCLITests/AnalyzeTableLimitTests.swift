@@ -45,4 +45,18 @@ import Testing
         small.add(LadderEntry(time: Timestamp(nanoseconds: 0), direction: .clientToServer, label: "ping", mark: .none), budget: &empty)
         #expect(small.keptCount == 0 && small.rowsNotKept == 1)
     }
+
+    /// A connection's own distributions: percentiles from the first 1,024 samples, the count exact.
+    @Test func connectionSamplesAreBounded() {
+        let connection = ConnectionAnalysis(number: 1, client: Endpoint(address: .v4(0x0A00_0001), port: 40000),
+                                            server: Endpoint(address: .v4(0x0A00_0002), port: 7000), openedAt: Timestamp(nanoseconds: 0), sawSYN: true)
+        let pings = ConnectionAnalysis.sampleLimit + 100
+        for index in 1...pings {
+            connection.ping(offset: UInt64(index) * 20, time: Timestamp(nanoseconds: Int64(index) * 30_000_000_000), key: UInt64(index))
+            _ = connection.pong(time: Timestamp(nanoseconds: Int64(index) * 30_000_000_000 + 20_000_000), key: UInt64(index), pongTimeout: 5_000_000_000)
+        }
+        #expect(connection.heartbeat.isSampled && connection.heartbeat.count == pings - 1)
+        #expect(connection.heartbeat.samples.count == ConnectionAnalysis.sampleLimit)
+        #expect(connection.pongRTT.isSampled && connection.pongRTT.count == pings)
+    }
 }

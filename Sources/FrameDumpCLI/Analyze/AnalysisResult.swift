@@ -104,6 +104,8 @@ struct AnalysisResult {
         if sessions.stepsNotKept > 0 { limits.append(Figure("session_steps_not_kept", .count(sessions.stepsNotKept))) }
         if analyzer.connectionsNotKept > 0 { limits.append(Figure("connections_not_kept", .count(analyzer.connectionsNotKept))) }
         if delivery.idsNotTracked > 0 { limits.append(Figure("message_ids_not_tracked", .count(delivery.idsNotTracked))) }
+        let sampledConnections = connections.count { $0.heartbeat.isSampled || $0.pongRTT.isSampled }
+        if sampledConnections > 0 { limits.append(Figure("connection_samples_sampled", .count(sampledConnections))) }
         if analyzer.pingsNotFollowed > 0 { limits.append(Figure("pings_not_followed", .count(analyzer.pingsNotFollowed))) }
         if analyzer.ladderRowsNotKept > 0 { limits.append(Figure("ladder_rows_not_kept", .count(analyzer.ladderRowsNotKept))) }
         for (name, distribution) in [("heartbeat_intervals", intervals), ("pong_rtt", pongRTT), ("ack_latency", delivery.latency)] where distribution.isSampled {
