@@ -59,4 +59,18 @@ import Testing
         #expect(connection.heartbeat.samples.count == ConnectionAnalysis.sampleLimit)
         #expect(connection.pongRTT.isSampled && connection.pongRTT.count == pings)
     }
+
+    /// The in-step comparison is quadratic: 200 hosts × 64 retries compared, the rest counted.
+    @Test func herdComparisonIsBounded() {
+        func delays(_ count: Int) -> [ReconnectTracker.Delay] {
+            (0..<count).map { attempt in
+                ReconnectTracker.Delay(measured: 1_000_000_000, expected: 1_000_000_000, attempt: attempt,
+                                       evidence: Evidence(connection: attempt, direction: .clientToServer, offset: 0, time: Timestamp(nanoseconds: 0), note: "SYN"))
+            }
+        }
+        let hosts = (0..<AnalysisResult.maxHerdHosts + 3).map { (client: IPAddress.v4(0x0A00_0000 + UInt32($0)), delays: delays($0 == 0 ? AnalysisResult.maxHerdRetries + 5 : 2)) }
+        let notCompared = AnalysisResult.notComparedForHerd(hosts)
+        #expect(notCompared.hosts == 3 && notCompared.retries == 5)
+        #expect(AnalysisResult.notComparedForHerd(Array(hosts.prefix(10)).map { ($0.client, Array($0.delays.prefix(3))) }) == (0, 0))
+    }
 }

@@ -37,6 +37,7 @@ struct AnalysisResult {
         reconnectDelays = reconnects.delays.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let rule = Dictionary(uniqueKeysWithValues: rules.map { ($0.rule, $0) })
         let (backoff, jitter, inStep) = Self.judgeReconnects(reconnectDelays, policy: policy)
+        let herdNotCompared = Self.notComparedForHerd(reconnectDelays)
         let allDelays = reconnectDelays.flatMap(\.delays)
         let connections = self.connections
         verdicts = [
@@ -106,6 +107,8 @@ struct AnalysisResult {
         if delivery.idsNotTracked > 0 { limits.append(Figure("message_ids_not_tracked", .count(delivery.idsNotTracked))) }
         let sampledConnections = connections.count { $0.heartbeat.isSampled || $0.pongRTT.isSampled }
         if sampledConnections > 0 { limits.append(Figure("connection_samples_sampled", .count(sampledConnections))) }
+        if herdNotCompared.hosts > 0 { limits.append(Figure("herd_hosts_not_compared", .count(herdNotCompared.hosts))) }
+        if herdNotCompared.retries > 0 { limits.append(Figure("herd_retries_not_compared", .count(herdNotCompared.retries))) }
         if analyzer.pingsNotFollowed > 0 { limits.append(Figure("pings_not_followed", .count(analyzer.pingsNotFollowed))) }
         if analyzer.ladderRowsNotKept > 0 { limits.append(Figure("ladder_rows_not_kept", .count(analyzer.ladderRowsNotKept))) }
         for (name, distribution) in [("heartbeat_intervals", intervals), ("pong_rtt", pongRTT), ("ack_latency", delivery.latency)] where distribution.isSampled {
@@ -139,6 +142,13 @@ struct AnalysisResult {
     /// Client hosts and retries per host compared for reconnecting in step (the comparison is quadratic).
     static let maxHerdHosts = 200
     static let maxHerdRetries = 64
+
+    /// What the in-step comparison leaves out: client hosts past ``maxHerdHosts``, and retries
+    /// past ``maxHerdRetries`` of the hosts it compares.
+    static func notComparedForHerd(_ perClient: [(client: IPAddress, delays: [ReconnectTracker.Delay])]) -> (hosts: Int, retries: Int) {
+        let compared = perClient.prefix(maxHerdHosts)
+        return (perClient.count - compared.count, compared.reduce(0) { $0 + max(0, $1.delays.count - maxHerdRetries) })
+    }
 
     /// The backoff and jitter verdicts, and how many pairs of client hosts reconnected in step.
     private static func judgeReconnects(_ perClient: [(client: IPAddress, delays: [ReconnectTracker.Delay])],
