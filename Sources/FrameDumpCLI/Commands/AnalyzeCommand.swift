@@ -49,6 +49,7 @@ enum AnalyzeCommand: Command {
         let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments), framing: FramingOptions(arguments))
         // --format, --json and --color as decode reads them (analyze has no --payload).
         let options = try FrameOutputOptions(arguments)
+        try options.refuseWebSocket(in: "analyze")
         let policyName = arguments.value("policy") ?? "im-default"
         if let format = options.format, let problem = FrameClassifier(format: format, policy: policy).problems.first {
             throw UsageError("--policy \(policyName): \(problem)")
