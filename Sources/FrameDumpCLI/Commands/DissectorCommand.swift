@@ -17,7 +17,7 @@ enum DissectorCommand: Command {
             """,
         options: [
             .value("format", short: "F", valueName: "NAME|SPEC", help: "Required: a preset (see 'framedump formats') or a layout spec."),
-            .value("name", valueName: "NAME", help: "The protocol name and field prefix (default: the preset name, or 'framedump')."),
+            .value("name", valueName: "NAME", help: "The protocol name and field prefix, starting 'fd_' (default: fd_PRESET, or fd_frames)."),
             .value("port", valueName: "N", help: "Register on TCP port N."),
             .flag("heuristic", help: "Register as a TCP heuristic dissector (needs a magic or another checked field)."),
         ],
@@ -29,17 +29,9 @@ enum DissectorCommand: Command {
             throw UsageError("--format is required (presets: \(FrameFormat.presets.map(\.name).joined(separator: ", ")))")
         }
         let format = try FrameOutputOptions.resolveFormat(formatText)
-        // The generated Lua reads fixed-width fields and one length field; the other layouts
-        // would load and then cut frames wrongly, so they are refused until it reads them too.
-        if format.isDelimited || format.hasVariableLayout || format.lengthFieldIndices.count > 1
-            || format.fields.contains(where: { $0.lengthMultiplier != 1 }) {
-            throw UsageError("--format '\(formatText)': the dissector supports fixed-width fields with one length field; not yet delimiters, varint or bit fields, or computed lengths")
-        }
-        let name = arguments.value("name") ?? (FrameFormat.preset(named: format.name) != nil ? format.name : "framedump")
-        let isLetter = { (scalar: Unicode.Scalar) in ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
-        guard let first = name.unicodeScalars.first, isLetter(first),
-              name.unicodeScalars.allSatisfy({ isLetter($0) || ("0"..."9").contains($0) || $0 == "_" }) else {
-            throw UsageError("--name '\(name)': expected a letter, then letters, digits or '_' (it prefixes Wireshark field names)")
+        let name = arguments.value("name") ?? DissectorName.defaultName(presetName: FrameFormat.preset(named: format.name) != nil ? format.name : nil)
+        if let problem = DissectorName.problem(with: name) {
+            throw UsageError("--name '\(name)': \(problem)")
         }
         let hasChecks = format.fields.contains { $0.expected != nil && $0.role != .opaque }
         let registration: LuaDissector.Registration
