@@ -143,24 +143,44 @@ extension LuaDissector {
                 """)
         }
         lua.add("""
-            -- dissect_tcp_pdus' get_len: the frame's length (more than there is: Wireshark
-            -- reassembles the rest), 0 while its header is not all here (one more segment), or the
-            -- bytes the decoder would pass over to resync, which dissect_pdu shows as skipped.
-            local function pdu_len(tvb, pinfo, offset)
+            -- What starts at `offset`: "frame" and its length (maybe more than there is), "skip"
+            -- and the bytes the decoder passes over to resync, or "more" while the header is not
+            -- all here.
+            local function next_item(tvb, offset)
                 local available = tvb:len() - offset
             """)
         if scanned != nil {
             lua.add("""
-                    if available < MAGIC_OFFSET + #MAGIC then return 0 end
-                    if tvb:raw(offset + MAGIC_OFFSET, #MAGIC) ~= MAGIC then return resync(tvb, offset) - offset end
+                    if available < MAGIC_OFFSET + #MAGIC then return "more" end
+                    if tvb:raw(offset + MAGIC_OFFSET, #MAGIC) ~= MAGIC then return "skip", resync(tvb, offset) - offset end
                 """)
         }
         lua.add("""
                 local state, header, declared = walk(tvb, offset, available)
-                if state == "more" then return 0 end
+                if state == "more" then return "more" end
                 -- A failed check, a malformed varint or a bad length: one byte, as the decoder.
-                if state ~= "ok" then return 1 end
-                return frame_length(header, declared) or 1
+                local length = state == "ok" and frame_length(header, declared)
+                if not length then return "skip", 1 end
+                return "frame", length
+            end
+
+            -- dissect_tcp_pdus' get_len: the frame's length (more than there is: Wireshark
+            -- reassembles the rest), 0 while its header is not all here (one more segment), or the
+            -- bytes to pass over, which dissect_pdu shows as skipped. At a buffer's start, bytes
+            -- are passed over only up to a whole frame: asked for more at or before the end of
+            -- the bytes it held, Wireshark (4.0) extends its reassembly and later dissects it again
+            -- from the start, showing the skipped bytes twice.
+            local function pdu_len(tvb, pinfo, offset)
+                local kind, length = next_item(tvb, offset)
+                if kind == "more" then return 0 end
+                if kind == "frame" or offset > 0 then return length end
+                local at = offset + length
+                while true do
+                    kind, length = next_item(tvb, at)
+                    if kind == "more" then return 0 end
+                    if kind == "frame" then return at + length <= tvb:len() and at - offset or 0 end
+                    at = at + length
+                end
             end
 
             """)

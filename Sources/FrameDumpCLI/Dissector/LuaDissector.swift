@@ -143,6 +143,22 @@ enum LuaDissector {
                 -- A TCP conversation whose payload starts with a valid header (or with its checked
                 -- fields, the rest to come) is ours from then on.
                 local CHECK_END = \(checkedPrefixLength(format))
+                -- The loop dissect_tcp_pdus runs, for the segment the heuristic claims: called from a
+                -- heuristic, dissect_tcp_pdus gets no reassembly in Wireshark 4.0 (a PDU longer than
+                -- the segment is cut short), while desegment_offset and desegment_len set here work.
+                local function dissect_claimed(tvb, pinfo, tree)
+                    local offset = 0
+                    while offset < tvb:len() do
+                        local length = pdu_len(tvb, pinfo, offset)
+                        if length == 0 or offset + length > tvb:len() then
+                            pinfo.desegment_offset = offset
+                            pinfo.desegment_len = length == 0 and DESEGMENT_ONE_MORE_SEGMENT or offset + length - tvb:len()
+                            return
+                        end
+                        dissect_pdu(tvb(offset, length):tvb(), pinfo, tree)
+                        offset = offset + length
+                    end
+                end
                 local function heuristic(tvb, pinfo, tree)
                     if tvb:len() < CHECK_END then return false end
                     local state, header, declared = walk(tvb, 0, tvb:len())
@@ -150,7 +166,7 @@ enum LuaDissector {
                         return false
                     end
                     pinfo.conversation = proto
-                    proto.dissector(tvb, pinfo, tree)
+                    dissect_claimed(tvb, pinfo, tree)
                     return true
                 end
                 proto:register_heuristic("tcp", heuristic)
@@ -185,7 +201,7 @@ enum LuaDissector {
             case UInt8(ascii: "\""): out += "\\\""
             case UInt8(ascii: "\\"): out += "\\\\"
             case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(byte))
-            // Three digits always: Lua reads up to three, so `\0131` would be wrong for "\r1".
+            // Three digits always: Lua reads up to three, so `\131` would be read for "\r1".
             default: out += "\\" + String(repeating: "0", count: byte < 10 ? 2 : byte < 100 ? 1 : 0) + "\(byte)"
             }
         }
