@@ -200,11 +200,16 @@ extension LuaDissector {
             """)
         for (index, field) in format.fields.enumerated() {
             let range = "tvb(rec[\(index + 1)][1], rec[\(index + 1)][2])"
+            let added = hasTextNames(field) ? "local t_\(index) = " : ""
             if field.role == .opaque || field.encoding == .fixed {
                 let method = field.byteOrder == .littleEndian && field.width > 1 && field.role != .opaque ? "add_le" : "add"
-                lua.add("    item:\(method)(f_\(index), \(range))")
+                lua.add("    \(added)item:\(method)(f_\(index), \(range))")
             } else {
-                lua.add("    item:add(f_\(index), \(range), rec[\(index + 1)][3])")
+                lua.add("    \(added)item:add(f_\(index), \(range), rec[\(index + 1)][3])")
+            }
+            if hasTextNames(field) {
+                let value = field.encoding == .fixed ? "rec[\(index + 1)][3]" : "rec[\(index + 1)][3]:tonumber()"
+                lua.add("    if names_\(index)[\(value)] then t_\(index):append_text(\" (\" .. names_\(index)[\(value)] .. \")\") end")
             }
         }
         let payloadStart = format.payloadOffset.map(String.init) ?? "header"

@@ -58,6 +58,9 @@ enum LuaDissector {
         for (index, field) in format.fields.enumerated() {
             lua.add("local f_\(index) = \(protoField(field, index: index, format: format, name: name))")
             declared.append("f_\(index)")
+            if hasTextNames(field) {
+                lua.add("local names_\(index) = { \(valueNames(field)) }")
+            }
         }
         lua.add("-- The dissector's own fields: `\(name).pdu.*`, apart from the spec's `\(name).FIELD`.")
         lua.add("local pdu_length = ProtoField.uint32(\(quoted("\(name).pdu.length")), \"PDU length\", base.DEC)")
@@ -114,11 +117,21 @@ enum LuaDissector {
         let type = integerType(field)
         let isHex = index == format.magicFieldIndex || index == format.checksumFieldIndex
         var text = "ProtoField.\(type)(\(abbreviation), \(quoted(field.name)), \(isHex ? "base.HEX" : "base.DEC")"
-        // Value strings take 32-bit keys.
-        if !field.valueNames.isEmpty, type != "uint64" {
-            text += ", { " + field.valueNames.map { "[\($0.value)] = \(quoted($0.name))" }.joined(separator: ", ") + " }"
+        if !field.valueNames.isEmpty, !hasTextNames(field) {
+            text += ", { \(valueNames(field)) }"
         }
         return text + ")"
+    }
+
+    /// Whether a field's value names go into its item's text rather than a value string:
+    /// Wireshark 4.0's Lua takes value strings only up to 32 bits.
+    static func hasTextNames(_ field: HeaderField) -> Bool {
+        !field.valueNames.isEmpty && integerType(field) == "uint64"
+    }
+
+    /// `[1] = "ping", [2] = "pong"`.
+    private static func valueNames(_ field: HeaderField) -> String {
+        field.valueNames.map { "[\($0.value)] = \(quoted($0.name))" }.joined(separator: ", ")
     }
 
     /// `skip_item(tvb, tree)`: a run of bytes that is no frame, as one item.
