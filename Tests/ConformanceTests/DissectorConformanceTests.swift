@@ -4,10 +4,12 @@ import Testing
 
 /// The Lua dissector `framedump dissector` writes, run in tshark, against `framedump decode
 /// --json` on the same capture: per direction the same PDUs — count, stream offsets, frame
-/// lengths, every integer field, the CRC verdict. On every fixture capture whose streams
-/// tshark can reassemble (two PDUs in one segment: h12-coalesced; a capture starting
-/// mid-stream: hb-midstream; IPv6, VLAN, SLL2, out-of-order, retransmissions), and on seeded
-/// random specs encoded into captures with small MSSs (PDUs over many segments).
+/// lengths, every integer field, the CRC verdict, and no Lua error. On every fixture capture
+/// whose streams tshark can reassemble (two PDUs in one segment: h12-coalesced; a capture
+/// starting mid-stream: hb-midstream; IPv6, VLAN, SLL2, out-of-order, retransmissions), the
+/// MQTT capture from mosquitto, and on every preset and seeded random specs (varints, bit
+/// fields, computed lengths, delimiters) over hand-built captures: several PDUs per segment,
+/// 1-3 byte segments that split every varint and delimiter, and a start mid-stream.
 @Suite(.requires(.tshark))
 struct DissectorConformanceTests {
     /// Captures whose bytes tshark's TCP layer cannot hand to any dissector in order: a hole in

@@ -12,6 +12,8 @@ enum DissectorCommand: Command {
             field with its value names, the payload, and the CRC verdict for crc32/crc32c.
             It registers on --port, or with --heuristic claims TCP conversations whose payload
             starts with a valid header (formats with a magic default to --heuristic).
+            Names start with 'fd_' (fd_h12.cmd), never clashing with Wireshark's own protocols;
+            the dissector's own fields are NAME.pdu.length, .skipped, .payload and .crc_ok.
               framedump dissector -F h12 > h12.lua
               tshark -X lua_script:h12.lua -o tcp.reassemble_out_of_order:TRUE -r dump.pcap
             """,
