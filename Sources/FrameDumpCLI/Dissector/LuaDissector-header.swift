@@ -166,11 +166,14 @@ extension LuaDissector {
 
             -- dissect_tcp_pdus' get_len: the frame's length (more than there is: Wireshark
             -- reassembles the rest), 0 while its header is not all here (one more segment), or the
-            -- bytes to pass over, which dissect_pdu shows as skipped. At a buffer's start, bytes
-            -- are passed over only up to a whole frame: asked for more at or before the end of
-            -- the bytes it held, Wireshark (4.0) extends its reassembly and later dissects it again
-            -- from the start, showing the skipped bytes twice.
+            -- bytes to pass over, which dissect_pdu shows as skipped. At a buffer's start the bytes
+            -- passed over are one PDU with the frame after them (`joined_skip` tells dissect_pdu
+            -- where it starts): asked for more at or before the end of the bytes it held,
+            -- Wireshark (4.0) extends its reassembly and later dissects it again from the start,
+            -- which would show skipped bytes twice.
+            local joined_skip = 0
             local function pdu_len(tvb, pinfo, offset)
+                joined_skip = 0
                 local kind, length = next_item(tvb, offset)
                 if kind == "more" then return 0 end
                 if kind == "frame" or offset > 0 then return length end
@@ -178,7 +181,10 @@ extension LuaDissector {
                 while true do
                     kind, length = next_item(tvb, at)
                     if kind == "more" then return 0 end
-                    if kind == "frame" then return at + length <= tvb:len() and at - offset or 0 end
+                    if kind == "frame" then
+                        joined_skip = at - offset
+                        return at - offset + length
+                    end
                     at = at + length
                 end
             end
@@ -187,10 +193,11 @@ extension LuaDissector {
     }
 
     /// `dissect_pdu(tvb, pinfo, tree)` for a length-field format: one frame (or a run of
-    /// skipped bytes: a PDU whose own bytes do not walk to a header of exactly its length).
+    /// skipped bytes: a PDU whose own bytes do not walk to a header of exactly its length),
+    /// after the skipped bytes `pdu_len` joined to it.
     static func appendPDU(_ format: FrameFormat, name: String, to lua: inout Lines) {
         lua.add("""
-            local function dissect_pdu(tvb, pinfo, tree)
+            local function dissect_frame(tvb, pinfo, tree)
                 local rec = {}
                 local state, header, declared, crc_at = walk(tvb, 0, tvb:len(), rec)
                 if state ~= "ok" or frame_length(header, declared) ~= tvb:len() then return skip_item(tvb, tree) end
@@ -222,6 +229,16 @@ extension LuaDissector {
         lua.add("""
                 pinfo.cols.protocol = \(quoted(name))
                 return tvb:len()
+            end
+
+            local function dissect_pdu(tvb, pinfo, tree)
+                local skip = joined_skip
+                joined_skip = 0
+                if skip > 0 and skip < tvb:len() then
+                    skip_item(tvb(0, skip):tvb(), tree)
+                    return skip + dissect_frame(tvb(skip):tvb(), pinfo, tree)
+                end
+                return dissect_frame(tvb, pinfo, tree)
             end
 
             """)
