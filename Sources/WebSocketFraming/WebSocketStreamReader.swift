@@ -75,7 +75,8 @@ struct WebSocketStreamReader {
     /// Takes bytes of the Upgrade head from `bytes`, up to and including its blank line.
     ///
     /// - Returns: How many bytes it took, and whether the head is whole; a head over the limit
-    ///   is `nil` (the direction is then unread).
+    ///   is `nil` (the direction is then unread), and all of `bytes` is counted in ``offset``,
+    ///   so the chunk's bytes past the limit are in the unread range too.
     mutating func readHead(_ bytes: UnsafeRawBufferPointer) -> (taken: Int, complete: Bool)? {
         // Only the last 3 bytes already held can begin the blank line: no rescanning.
         var index = 0
@@ -88,7 +89,7 @@ struct WebSocketStreamReader {
                 return (index, true)
             }
             if count > limits.maxHandshakeBytes {
-                offset += UInt64(index)
+                offset += UInt64(bytes.count)
                 return nil
             }
         }

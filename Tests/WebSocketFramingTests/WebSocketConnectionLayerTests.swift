@@ -172,4 +172,23 @@ import WebSocketFraming
             #expect(frame.payload == payload)
         }
     }
+
+    /// A head with no blank line, in chunks that cross the 64-byte limit mid-chunk: the chunk's
+    /// bytes past the limit were once dropped from the unread range (only those up to the limit
+    /// were counted), so a 100-byte head was 65 unread bytes.
+    @Test func aHeadOverTheLimitIsUnreadToItsLastByte() throws {
+        let head = Array("GET / HTTP/1.1\r\nUpgrade: websocket\r\nX-Long: ".utf8) + [UInt8](repeating: 0x61, count: 100)
+        for chunk in [head.count, 50, 7] {
+            let layer = WebSocketConnectionLayer(limits: WebSocketLimits(maxHandshakeBytes: 64), makeInflater: { nil })
+            var unread: [UInt64] = []
+            func emit(_ output: ConnectionLayerOutput<WebSocketEvent>) {
+                if case .event(.unread(.clientToServer, let offset, let length, _)) = output { unread.append(offset + length) }
+            }
+            for start in stride(from: 0, to: head.count, by: chunk) {
+                try Array(head[start..<min(head.count, start + chunk)]).withUnsafeBytes { try layer.receive($0, from: .clientToServer, emit) }
+            }
+            try layer.endStream(.clientToServer, emit)
+            #expect(unread == [UInt64(head.count)], "chunks of \(chunk)")
+        }
+    }
 }
