@@ -261,7 +261,7 @@ struct WebSocketStreamReader {
             if !message!.broken {
                 try inflate(framePayload, at: frame.offset, emit)
                 // RFC 7692 §7.2.2: the sender removed the empty stored block's 00 00 ff ff.
-                if frame.fin { try inflate([0x00, 0x00, 0xFF, 0xFF], at: frame.offset, emit) }
+                if frame.fin, !message!.broken { try inflate([0x00, 0x00, 0xFF, 0xFF], at: frame.offset, emit) }
             }
         } else {
             message!.length += frame.payloadLength

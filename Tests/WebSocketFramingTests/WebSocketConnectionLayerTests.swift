@@ -191,4 +191,30 @@ import WebSocketFraming
             #expect(unread == [UInt64(head.count)], "chunks of \(chunk)")
         }
     }
+
+    /// Rejects every input, as zlib does bytes that are not DEFLATE.
+    final class FailingInflater: WebSocketInflater {
+        func inflate(_ input: UnsafeRawBufferPointer, chunkLimit: Int, _ output: (UnsafeRawBufferPointer) throws -> Void) throws {
+            throw WebSocketInflateError(message: "invalid block type")
+        }
+        func reset() {}
+    }
+
+    /// A compressed message that does not inflate is one `inflate_failed`: the restored
+    /// 00 00 ff ff tail of a message already broken is not inflated (and refused) again.
+    @Test func aMessageThatDoesNotInflateIsOneViolation() throws {
+        let layer = WebSocketConnectionLayer(makeInflater: { FailingInflater() })
+        var violations: [WebSocketViolation] = []
+        func emit(_ output: ConnectionLayerOutput<WebSocketEvent>) {
+            if case .event(.violation(let violation)) = output { violations.append(violation) }
+        }
+        let response = Array("HTTP/1.1 101 Switching Protocols\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n".utf8)
+        let request = Array(Self.client[..<Self.client.firstRange(of: Array("\r\n\r\n".utf8))!.upperBound])
+        let frames = Self.frame(0xC2, masked: true, [0xFF, 0xFF])
+        try request.withUnsafeBytes { try layer.receive($0, from: .clientToServer, emit) }
+        try response.withUnsafeBytes { try layer.receive($0, from: .serverToClient, emit) }
+        try frames.withUnsafeBytes { try layer.receive($0, from: .clientToServer, emit) }
+        #expect(violations.map(\.kind) == [.inflateFailed("invalid block type")])
+        #expect(violations.map(\.offset) == [UInt64(request.count)])
+    }
 }
