@@ -281,7 +281,12 @@ struct WebSocketStreamReader {
     /// Inflates `input` into the message: kept up to the limit, passed on (binary) up to it,
     /// counted beyond it.
     private mutating func inflate(_ input: [UInt8], at frameOffset: UInt64, _ emit: Emit) throws {
-        guard let inflater else { return }
+        guard let inflater else {
+            // No inflater (zlib could not start): the message's bytes are only in its frames.
+            message!.broken = true
+            try violation(.inflateFailed("no inflater"), at: frameOffset, emit)
+            return
+        }
         let isBinary = message!.opcode == .binary
         let limit = UInt64(limits.maxMessageLength)
         do {
