@@ -10,6 +10,7 @@ public struct Frame: Sendable, Hashable {
     /// The whole frame, header then body. A zero-copy slice of the decoder's buffer.
     public var bytes: ArraySlice<UInt8>
     /// Header length in bytes (below 2⁵⁶).
+    @inlinable
     public var headerLength: Int {
         get { Int(truncatingIfNeeded: packedLengths & Self.headerMask) }
         set { packedLengths = packedLengths & ~Self.headerMask | UInt64(truncatingIfNeeded: newValue) & Self.headerMask }
@@ -17,6 +18,7 @@ public struct Frame: Sendable, Hashable {
     /// Bytes at the end of ``bytes`` that are not payload: a delimiter format's delimiter,
     /// unless the format keeps it (``FrameFormat/keepsDelimiter``); 0 for every other format.
     /// At most 255 (a delimiter is at most 64 bytes).
+    @inlinable
     public var trailerLength: Int {
         get { Int(truncatingIfNeeded: packedLengths >> 56) }
         set { packedLengths = packedLengths & Self.headerMask | UInt64(UInt8(clamping: newValue)) << 56 }
@@ -24,8 +26,8 @@ public struct Frame: Sendable, Hashable {
     /// The header length in the low 56 bits, the trailer length in the top 8: one word, so a
     /// frame is no larger than before delimiters. One byte more makes the decoder copy and
     /// destroy each frame out of line, ≈ 20 % more instructions per small frame.
-    private var packedLengths: UInt64
-    private static let headerMask: UInt64 = (1 << 56) - 1
+    @usableFromInline var packedLengths: UInt64
+    @usableFromInline static let headerMask: UInt64 = (1 << 56) - 1
     /// `true`/`false` when the format has a checksum field, `nil` when it has none.
     public var crcOK: Bool?
 
@@ -45,8 +47,10 @@ public struct Frame: Sendable, Hashable {
     }
 
     /// Header bytes.
+    @inlinable
     public var header: ArraySlice<UInt8> { bytes.prefix(headerLength) }
     /// Body bytes: everything after the header, up to the trailer.
+    @inlinable
     public var body: ArraySlice<UInt8> { bytes.dropFirst(headerLength).dropLast(trailerLength) }
 
     /// The payload shown to a user: from `payloadOffset` bytes into the frame (the format's
@@ -54,6 +58,7 @@ public struct Frame: Sendable, Hashable {
     ///
     /// - Parameter payloadOffset: bytes from the frame start; beyond the end gives an empty payload.
     /// - Returns: a slice of ``bytes``.
+    @inlinable
     public func payload(from payloadOffset: Int?) -> ArraySlice<UInt8> {
         let end = bytes.endIndex - Swift.min(trailerLength, bytes.count)
         let start = Swift.min(bytes.startIndex + Swift.min(payloadOffset ?? headerLength, bytes.count), end)

@@ -42,10 +42,17 @@ extension FrameDecoder {
                 switch try judgeLength(declared: declared, headerLength: headerLength, available: available, at: &position, receive) {
                 case .whole(let length): frameLength = length
                 case .passedOver: continue
-                case .awaited: return
+                case .awaited:
+                    if let checksum = layout.checksum, bytesAwaited >= runningChecksumMinimum {
+                        startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksumOffset,
+                                                           headerLength: headerLength), count: available, at: position)
+                    }
+                    return
                 }
-                let crcOK: Bool? = layout.checksum.map {
-                    Self.checksumMatches(header, frameLength: frameLength, $0, fieldOffset: checksumOffset, headerLength: headerLength)
+                var crcOK: Bool?
+                if let checksum = layout.checksum {
+                    crcOK = Self.checksumMatches(header, frameLength: frameLength, checksum, fieldOffset: checksumOffset,
+                                                 headerLength: headerLength, resuming: takeRunningChecksum(at: position))
                 }
                 try emitFrame(storage, at: &position, length: frameLength, headerLength: headerLength, crcOK: crcOK, receive)
             }

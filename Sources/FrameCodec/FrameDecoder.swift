@@ -43,7 +43,9 @@
 /// A frame whose checksum does not match is still delivered, with ``Frame/crcOK`` `false`.
 /// The checksum is computed over the frame's bytes in place (for
 /// ``ChecksumCoverage/headerAndBody``: the header before the checksum field, four zero bytes,
-/// then the rest), never copied.
+/// then the rest), never copied. A frame still missing many bytes when its header is read
+/// (``defaultRunningChecksumMinimum``) has its checksum carried forward over each chunk as the
+/// chunk arrives, so its completion checksums only the last chunk's bytes.
 ///
 /// ### Memory and cost
 /// The chunk is appended to one growing buffer and frames are handed out as zero-copy slices
@@ -61,6 +63,12 @@ public struct FrameDecoder: Sendable {
 
     /// Consumed bytes the buffer must hold before it is compacted (swift-nio's reclaim threshold).
     static let compactionThreshold = 2048
+
+    /// Bytes an awaited frame must still miss for its checksum to run forward chunk by chunk
+    /// (``runningChecksumMinimum``'s default). A frame that spans only a few chunks costs less
+    /// checksummed once at its completion: each update has a fixed cost, and a short piece
+    /// takes the table path (docs/performance.md).
+    static let defaultRunningChecksumMinimum = 16 << 10
 
     let layout: FrameLayout
     /// Fed bytes; `buffer[readIndex...]` are not yet in a frame or event.
@@ -84,6 +92,19 @@ public struct FrameDecoder: Sendable {
     /// shorter than this are only appended, not re-parsed (a 64 KiB frame arriving in
     /// segments would otherwise have its header re-read once per segment).
     var bytesAwaited = 0
+    /// The checksum of the awaited frame's first ``checksummedCount`` bytes (the checksum field
+    /// counted as the coverage says), carried forward over each chunk as it arrives: a frame
+    /// that spans many segments is checksummed while each segment is in cache, and its
+    /// completion checksums only the bytes the last chunk brought.
+    var runningChecksum: UInt32 = 0
+    /// Bytes of the frame at ``runningChecksumOffset`` that ``runningChecksum`` covers; 0 when
+    /// no checksum is running.
+    var checksummedCount = 0
+    /// Absolute stream offset of the frame ``runningChecksum`` belongs to.
+    var runningChecksumOffset: UInt64 = 0
+    /// ``defaultRunningChecksumMinimum``; tests lower it to run every chunking through the
+    /// running checksum.
+    var runningChecksumMinimum = FrameDecoder.defaultRunningChecksumMinimum
     /// Events decided by ``noteGap(byteCount:_:)``, ``finish(_:)`` or
     /// ``abandonPartialFrame(_:)`` but not yet received because `receive` threw: the next call
     /// delivers them first. Empty unless a receiver threw.
@@ -126,6 +147,10 @@ public struct FrameDecoder: Sendable {
         if !undelivered.isEmpty { try deliverUndelivered(receive) }
         if bytesAwaited > chunk.count {
             bytesAwaited &-= chunk.count
+            if checksummedCount > 0, let checksum = layout.checksum {
+                runningChecksum = checksum.tables.update(runningChecksum, chunk)
+                checksummedCount &+= chunk.count
+            }
             return
         }
         bytesAwaited = 0
@@ -308,9 +333,18 @@ public struct FrameDecoder: Sendable {
             switch try judgeLength(declared: declared, headerLength: layout.headerLength, available: available, at: &position, receive) {
             case .whole(let length): frameLength = length
             case .passedOver: continue
-            case .awaited: return
+            case .awaited:
+                if let checksum = layout.checksum, bytesAwaited >= runningChecksumMinimum {
+                    startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksum.offset,
+                                                       headerLength: layout.headerLength), count: available, at: position)
+                }
+                return
             }
-            let crcOK: Bool? = layout.checksum.map { Self.checksumMatches(header, frameLength: frameLength, $0, layout) }
+            var crcOK: Bool?
+            if let checksum = layout.checksum {
+                crcOK = Self.checksumMatches(header, frameLength: frameLength, checksum, fieldOffset: checksum.offset,
+                                             headerLength: layout.headerLength, resuming: takeRunningChecksum(at: position))
+            }
             try emitFrame(storage, at: &position, length: frameLength, headerLength: layout.headerLength, crcOK: crcOK, receive)
         }
     }
@@ -446,39 +480,69 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Whether the checksum stored in the header matches the frame's bytes.
-    @inline(__always)
-    static func checksumMatches(
-        _ frame: UnsafeRawPointer,
-        frameLength: Int,
-        _ checksum: FrameLayout.Checksum,
-        _ layout: FrameLayout
-    ) -> Bool {
-        checksumMatches(frame, frameLength: frameLength, checksum, fieldOffset: checksum.offset, headerLength: layout.headerLength)
-    }
-
-    /// ``checksumMatches(_:frameLength:_:_:)`` with the field's offset and the header length
-    /// of this frame (a walked layout's own).
+    ///
+    /// - Parameters:
+    ///   - fieldOffset: the checksum field's offset in this frame's header.
+    ///   - headerLength: this frame's header length (a walked layout's own).
+    ///   - resuming: the running checksum of the frame's first bytes and their count, from
+    ///     ``takeRunningChecksum(at:)``; `nil` to checksum the whole frame.
     @inline(__always)
     static func checksumMatches(
         _ frame: UnsafeRawPointer,
         frameLength: Int,
         _ checksum: FrameLayout.Checksum,
         fieldOffset: Int,
-        headerLength: Int
+        headerLength: Int,
+        resuming: (crc: UInt32, count: Int)?
     ) -> Bool {
+        let crc = if let resuming {
+            checksum.tables.update(resuming.crc, UnsafeRawBufferPointer(start: frame + resuming.count, count: frameLength &- resuming.count))
+        } else {
+            Self.checksum(frame, count: frameLength, checksum, fieldOffset: fieldOffset, headerLength: headerLength)
+        }
         let stored = frame.loadInteger(fromByteOffset: fieldOffset, width: FrameLayout.Checksum.width, byteOrder: checksum.byteOrder)
+        return UInt64(crc) == stored
+    }
+
+    /// Starts the running checksum of the awaited frame at `position`: `crc` of its first
+    /// `count` bytes (its whole header among them).
+    @inline(__always)
+    mutating func startRunningChecksum(_ crc: UInt32, count: Int, at position: Int) {
+        runningChecksum = crc
+        checksummedCount = count
+        runningChecksumOffset = absoluteOffset(position)
+    }
+
+    /// The running checksum and the bytes it covers when it belongs to the frame at `position`,
+    /// which is then complete (the checksum stops running); `nil` otherwise.
+    @inline(__always)
+    mutating func takeRunningChecksum(at position: Int) -> (crc: UInt32, count: Int)? {
+        guard checksummedCount > 0, runningChecksumOffset == absoluteOffset(position) else { return nil }
+        defer { checksummedCount = 0 }
+        return (runningChecksum, checksummedCount)
+    }
+
+    /// The checksum of a frame's first `count` bytes (at least its header), as the field's
+    /// coverage says: the body only, or the header with the field taken as four zero bytes,
+    /// then the body. Computed in place, never copied.
+    @inline(__always)
+    static func checksum(
+        _ frame: UnsafeRawPointer,
+        count: Int,
+        _ checksum: FrameLayout.Checksum,
+        fieldOffset: Int,
+        headerLength: Int
+    ) -> UInt32 {
         let tables = checksum.tables
-        var crc: UInt32 = 0
         switch checksum.coverage {
         case .body:
-            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame + headerLength, count: frameLength &- headerLength))
+            return tables.update(0, UnsafeRawBufferPointer(start: frame + headerLength, count: count &- headerLength))
         case .headerAndBody:
             let afterField = fieldOffset &+ FrameLayout.Checksum.width
-            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame, count: fieldOffset))
+            var crc = tables.update(0, UnsafeRawBufferPointer(start: frame, count: fieldOffset))
             crc = withUnsafeBytes(of: UInt32(0)) { tables.update(crc, $0) }
-            crc = tables.update(crc, UnsafeRawBufferPointer(start: frame + afterField, count: frameLength &- afterField))
+            return tables.update(crc, UnsafeRawBufferPointer(start: frame + afterField, count: count &- afterField))
         }
-        return UInt64(crc) == stored
     }
 
     // MARK: - Events and buffer upkeep
@@ -509,6 +573,7 @@ public struct FrameDecoder: Sendable {
     /// state is final before any of them is received.
     private mutating func takeTail() {
         bytesAwaited = 0
+        checksummedCount = 0
         let storage = buffer
         let end = storage.count
         var position = readIndex

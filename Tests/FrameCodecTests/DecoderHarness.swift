@@ -7,14 +7,21 @@ import TestSupport
 /// Each chunk goes in both ways the decoder takes bytes, which must give the same outputs: as
 /// an array (framed in place when the decoder holds nothing) and through a raw buffer pointer
 /// (always appended), as captures feed it. A difference is recorded as a failed expectation.
+/// `runningChecksumMinimum`, when given, replaces the decoders' threshold for running a
+/// frame's checksum forward chunk by chunk.
 func decodeAll(
     _ format: FrameFormat,
     _ chunks: [[UInt8]],
     startOffset: UInt64 = 0,
-    finish: Bool = true
+    finish: Bool = true,
+    runningChecksumMinimum: Int? = nil
 ) -> [FrameDecoderOutput] {
     var fromArrays = FrameDecoder(format: format, startOffset: startOffset)
     var fromPointers = FrameDecoder(format: format, startOffset: startOffset)
+    if let runningChecksumMinimum {
+        fromArrays.runningChecksumMinimum = runningChecksumMinimum
+        fromPointers.runningChecksumMinimum = runningChecksumMinimum
+    }
     var outputs: [FrameDecoderOutput] = []
     var pointerOutputs: [FrameDecoderOutput] = []
     for chunk in chunks {

@@ -23,4 +23,27 @@ import Testing
             #expect(String(decoding: cursor.written, as: UTF8.self) == String(value))
         }
     }
+
+    /// Pieces of every length up to past the limit, at every position of a short room: what is
+    /// written is the pieces back to back, whether a piece took the 16-byte store or the room's
+    /// end made it fall back to a copy.
+    @Test func paddedPiecesWriteExactlyTheirBytes() {
+        let source: [UInt8] = (0..<40).map { UInt8(65 + $0 % 26) }
+        let capacity = 48
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { storage.deallocate() }
+        source.withUnsafeBytes { bytes in
+            for length in 0...(ByteCursor.paddedPieceLimit + 2) {
+                var cursor = ByteCursor(storage, capacity: capacity)
+                var expected: [UInt8] = []
+                while cursor.count + length <= capacity {
+                    let start = expected.count % 7
+                    cursor.appendPadded(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]))
+                    expected += source[start..<(start + length)]
+                    if length == 0 { break }
+                }
+                #expect(Array(cursor.written) == expected, "pieces of \(length) bytes")
+            }
+        }
+    }
 }

@@ -23,6 +23,26 @@ import Testing
         #expect(!plain.text([.frame(frame)]).contains("crc_ok"))
     }
 
+    @Test func aSingleValuedFieldShowsTheValueTheFrameHoldsEvenWhenItIsNotTheExpectedOne() throws {
+        // The magic's key and digits are written as one piece only when the frame holds them;
+        // a frame built by hand may hold another value, in a fixed and in a walked layout.
+        let fixed = TestFormats.h12
+        var writer = JSONLinesWriter(format: fixed, includesPayload: false)
+        var bytes = TestFormats.frame(fixed, fields: ["ver": 1, "cmd": 3], body: [7]).bytes
+        bytes[bytes.startIndex] = 0x12
+        let frame = Frame(offset: 0, bytes: bytes, headerLength: 12, crcOK: true)
+        #expect(writer.text([.frame(frame)]).contains(#""fields":{"magic":4778,"ver":1,"cmd":3,"len":1,"#))
+        let walked = try FrameFormat(spec: "magic:u8=0xC0 len:varint")
+        var walkedWriter = JSONLinesWriter(format: walked, includesPayload: false)
+        let held = Frame(offset: 0, bytes: [0xC0, 0x01, 0x09][...], headerLength: 2, crcOK: nil)
+        let other = Frame(offset: 3, bytes: [0xC1, 0x01, 0x09][...], headerLength: 2, crcOK: nil)
+        #expect(walkedWriter.text([.frame(held), .frame(other)]) == """
+        {"type":"frame","offset":0,"length":1,"fields":{"magic":192,"len":1},"frame_length":3}
+        {"type":"frame","offset":3,"length":1,"fields":{"magic":193,"len":1},"frame_length":3}
+
+        """)
+    }
+
     @Test func opaqueFieldsAreLeftOutAndLittleEndianIsRead() {
         var writer = JSONLinesWriter(format: TestFormats.opaqueLE, includesPayload: true)
         let frame = Frame(offset: 0, bytes: [0xEE, 0xEE, 0x03, 0x00, 0x61, 0x62, 0x63][...], headerLength: 4, crcOK: nil)

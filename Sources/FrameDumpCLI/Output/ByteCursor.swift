@@ -54,6 +54,22 @@ struct ByteCursor {
         UnsafeMutableRawPointer(reserve(bytes.count)).copyMemory(from: start, byteCount: bytes.count)
     }
 
+    /// The longest piece ``appendPadded(_:)`` copies in one store.
+    static let paddedPieceLimit = 16
+
+    /// Appends `bytes` by one unaligned 16-byte load and store instead of a `memmove` call,
+    /// when it is at most ``paddedPieceLimit`` bytes and the room has that many left; otherwise
+    /// as ``append(_:)-(UnsafeRawBufferPointer)``. The caller's storage must hold at least
+    /// ``paddedPieceLimit`` readable bytes from `bytes`' start (pad it); the bytes stored past
+    /// the piece lie beyond ``count``, where the next piece overwrites them.
+    @inline(__always)
+    mutating func appendPadded(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress, bytes.count <= Self.paddedPieceLimit,
+              capacity &- count >= Self.paddedPieceLimit else { return append(bytes) }
+        UnsafeMutableRawPointer(base + count).storeBytes(of: start.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+        count &+= bytes.count
+    }
+
     @inline(__always)
     mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }

@@ -39,9 +39,13 @@ struct JSONLinesWriter {
     let format: FrameFormat
     /// Whether frames carry `payload_hex`.
     let includesPayload: Bool
+    /// ``FrameFormat/hasVariableLayout``, which walks the fields each time it is asked.
+    private let hasVariableLayout: Bool
     /// The integer fields of ``format`` in header order (opaque fields carry no integer).
     private let fields: [FieldKey]
-    /// The keys of ``fields``, one after the other: `"magic":`, `,"ver":`, ….
+    /// The keys of ``fields``, one after the other: `"magic":`, `,"ver":`, …, then
+    /// ``ByteCursor/paddedPieceLimit`` zero bytes, so that every key can be copied by
+    /// ``ByteCursor/appendPadded(_:)``.
     private let keyBytes: [UInt8]
     private let payloadStart: Int?
     /// The most bytes of a line besides the stream's keys and the payload hex.
@@ -88,11 +92,16 @@ struct JSONLinesWriter {
         var offset: Int
         var width: Int
         var isBigEndian: Bool
+        /// For a field whose every valid header holds one value (a magic): that value, whose
+        /// digits follow the key in ``keyBytes`` (`keyCount` counts them), so that a frame
+        /// holding it costs one compare instead of a decimal conversion; `nil` otherwise.
+        var constant: UInt64?
     }
 
     init(format: FrameFormat, includesPayload: Bool, bodies: BodySelection = BodySelection()) {
         self.format = format
         self.includesPayload = includesPayload
+        hasVariableLayout = format.hasVariableLayout
         let resolved = bodies.resolved(for: format)
         let decodesBodies = bodies.isExplicit && (resolved.defaultView != .none || !resolved.matches.isEmpty)
         payloadStart = format.payloadOffset
@@ -103,11 +112,13 @@ struct JSONLinesWriter {
             if !fields.isEmpty { keyBytes.append(UInt8(ascii: ",")) }
             JSONString.append(field.name, to: &keyBytes)
             keyBytes.append(UInt8(ascii: ":"))
+            let constant = field.expected.flatMap { $0.count == 1 ? $0.lowerBound : nil }
+            if let constant { ByteFormatting.appendDecimal(constant, to: &keyBytes) }
             fields.append(FieldKey(keyStart: keyStart, keyCount: keyBytes.count - keyStart, offset: format.offset(ofField: index),
-                                   width: field.width, isBigEndian: field.byteOrder == .bigEndian))
+                                   width: field.width, isBigEndian: field.byteOrder == .bigEndian, constant: constant))
         }
         self.fields = fields
-        self.keyBytes = keyBytes
+        self.keyBytes = keyBytes + repeatElement(0, count: ByteCursor.paddedPieceLimit)
         let namedFields: [NamedField] = format.fields.indices.compactMap { index in
             let field = format.fields[index]
             guard !field.valueNames.isEmpty else { return nil }
@@ -200,7 +211,7 @@ struct JSONLinesWriter {
         line.append(",\"length\":")
         line.appendDecimal(UInt64(payload.count))
         line.append(",\"fields\":{")
-        if format.hasVariableLayout {
+        if hasVariableLayout {
             appendWalkedFields(frame, to: &line)
         } else {
             appendFixedFields(frame, to: &line)
@@ -219,7 +230,7 @@ struct JSONLinesWriter {
         line.append(",\"frame_length\":")
         line.appendDecimal(UInt64(frame.bytes.count))
         if let extras {
-            appendExtras(extras, header: frame.header, payload: payload, line: &line, to: &buffer)
+            appendExtras(extras, frame, payload: payload, line: &line, to: &buffer)
         }
         line.append("}\n")
     }
@@ -231,11 +242,20 @@ struct JSONLinesWriter {
             fields.withUnsafeBufferPointer { fields in
                 frame.bytes.withUnsafeBytes { header in
                     for field in fields {
-                        line.append(UnsafeRawBufferPointer(rebasing: keys[field.keyStart..<field.keyStart &+ field.keyCount]))
                         var value: UInt64 = 0
                         for byte in 0..<field.width {
                             let position = field.isBigEndian ? byte : field.width &- 1 &- byte
                             value = value &<< 8 | UInt64(header[field.offset &+ position])
+                        }
+                        let key = UnsafeRawBufferPointer(rebasing: keys[field.keyStart..<field.keyStart &+ field.keyCount])
+                        if let constant = field.constant {
+                            if value == constant {
+                                line.appendPadded(key)
+                                continue
+                            }
+                            line.appendPadded(UnsafeRawBufferPointer(rebasing: key[..<(key.count &- ByteCursor.decimalDigitCount(constant))]))
+                        } else {
+                            line.appendPadded(key)
                         }
                         line.appendDecimal(value)
                     }
@@ -252,7 +272,8 @@ struct JSONLinesWriter {
             for (index, field) in format.fields.enumerated() where field.role != .opaque {
                 let entry = fields[key]
                 key += 1
-                line.append(UnsafeRawBufferPointer(rebasing: keys[entry.keyStart..<entry.keyStart &+ entry.keyCount]))
+                let digits = entry.constant.map { ByteCursor.decimalDigitCount($0) } ?? 0
+                line.appendPadded(UnsafeRawBufferPointer(rebasing: keys[entry.keyStart..<entry.keyStart &+ entry.keyCount &- digits]))
                 line.appendDecimal(values[index])
             }
         }
@@ -262,12 +283,12 @@ struct JSONLinesWriter {
     /// Out of line, so that the common path (no extras) stays as small as before they existed.
     @inline(never)
     private func appendExtras(
-        _ extras: Extras, header: ArraySlice<UInt8>, payload: ArraySlice<UInt8>,
+        _ extras: Extras, _ frame: Frame, payload: ArraySlice<UInt8>,
         line: inout ByteCursor, to buffer: inout [UInt8]
     ) {
-        if !extras.namedFields.isEmpty { appendNames(extras.namedFields, header, to: &line) }
+        if !extras.namedFields.isEmpty { appendNames(extras.namedFields, frame, to: &line) }
         if let bodies = extras.bodies {
-            let view = bodies.view(forHeader: header)
+            let view = bodies.view(forHeader: frame.header)
             if view != .none {
                 buffer.append(contentsOf: line.written)
                 BodyJSON.append(payload, view: view, schema: bodies.schema, to: &buffer)
@@ -278,11 +299,12 @@ struct JSONLinesWriter {
 
     /// `,"names":{"cmd":"ping"}`: the name of each named field's value, for the fields whose
     /// value has one; nothing when none has.
-    private func appendNames(_ namedFields: [NamedField], _ header: ArraySlice<UInt8>, to line: inout ByteCursor) {
+    private func appendNames(_ namedFields: [NamedField], _ frame: Frame, to line: inout ByteCursor) {
         var wroteAny = false
         for field in namedFields {
             // A varint or bit field has no fixed offset: the header is walked for it.
-            let value = format.hasVariableLayout ? format.value(ofField: field.index, in: header) : header.withUnsafeBytes { bytes in
+            // A fixed field lies at its offset in the header, the start of the frame's bytes.
+            let value = hasVariableLayout ? format.value(ofField: field.index, in: frame.header) : frame.bytes.withUnsafeBytes { bytes in
                 var value: UInt64 = 0
                 for byte in 0..<field.width {
                     value = value &<< 8 | UInt64(bytes[field.offset &+ (field.isBigEndian ? byte : field.width &- 1 &- byte)])
