@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PacketCapture", targets: ["PacketCapture"]),
         .library(name: "StreamFraming", targets: ["StreamFraming"]),
         .library(name: "TLSDecryption", targets: ["TLSDecryption"]),
+        .library(name: "WebSocketFraming", targets: ["WebSocketFraming"]),
         .library(name: "BodyViews", targets: ["BodyViews"]),
         .library(name: "FrameDumpLive", targets: ["FrameDumpLive"]),
         .executable(name: "framedump", targets: ["framedump"]),
@@ -47,13 +48,16 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "TLSDecryption", dependencies: ["CCrypto", "PacketDecoding", "StreamFraming"]),
+        // WebSocket (RFC 6455) as a ConnectionLayer: stdlib only; permessage-deflate's inflater
+        // is a protocol the embedder fills (the CLI's is zlib's).
+        .target(name: "WebSocketFraming", dependencies: ["PacketDecoding", "StreamFraming"]),
 
         // Linux epoll(7), which the Glibc module leaves out: one of the live event loop's backends
         // (poll(2) is the other, and the only one elsewhere).
         .systemLibrary(name: "CEpoll"),
         // The live commands' sockets, event loop and relay; connection events as values.
         .target(name: "FrameDumpLive", dependencies: ["PacketDecoding", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "FrameDumpLive"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "WebSocketFraming", "CZlib", "FrameDumpLive"]),
         // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
         // libraries took 1.1 ms (3.4 → 2.3 ms) of every run's start-up, a tenth of `decode` on a
         // 5 MB capture (docs/performance.md, "What it took"). Only this executable has the flag,
@@ -64,11 +68,11 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
         ),
 
-        // zlib is linked into the benchmark only, as the reference CRC32 to compare against.
+        // zlib: the benchmark's reference CRC32, and the CLI's permessage-deflate inflater.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .executableTarget(
             name: "framedump-bench",
-            dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "CZlib"],
+            dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "WebSocketFraming", "CZlib"],
             path: "Benchmarks/framedump-bench"
         ),
 
@@ -94,11 +98,12 @@ let package = Package(
         .testTarget(name: "FrameFuzzingTests", dependencies: ["FrameFuzzing", "FrameCodec"]),
         .testTarget(name: "TLSDecryptionTests", dependencies: ["TLSDecryption", "StreamFraming", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "BodyViewsTests", dependencies: ["BodyViews"]),
+        .testTarget(name: "WebSocketFramingTests", dependencies: ["WebSocketFraming", "StreamFraming", "PacketDecoding"]),
         .testTarget(name: "FrameDumpLiveTests", dependencies: ["FrameDumpLive", "PacketDecoding", "TestSupport"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
         // its output against checked-in files (goldens), and its reading against other tools'
         // (tshark's, and the corpus oracles that tshark made).
-        .testTarget(name: "EndToEndBehaviourTests", dependencies: ["FrameCodec", "TestSupport"]),
+        .testTarget(name: "EndToEndBehaviourTests", dependencies: ["FrameCodec", "PacketDecoding", "CZlib", "TestSupport"]),
         .testTarget(name: "EndToEndGoldenTests", dependencies: ["TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TestSupport"]),
     ],

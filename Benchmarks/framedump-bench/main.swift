@@ -56,6 +56,7 @@ runDecoderBenchmarks(options: options, report: &report)
 runReassemblyBenchmarks(options: options, report: &report)
 runPipelineBenchmarks(options: options, report: &report)
 runBodyViewsBenchmarks(options: options, report: &report)
+runWebSocketBenchmarks(options: options, report: &report)
 
 print("\ntotal \(formatDuration(Double(monotonicNanoseconds() - started))), peak RSS \(formatBytes(Double(ProcessMemory.peakResidentBytes())))")
 print(report.json())

@@ -37,6 +37,18 @@ struct FuzzedInput {
         return Array(bytes[min(position, end)..<end])
     }
 
+    /// The next chunk of a connection, as the layer targets read them: a control byte (bit 0:
+    /// direction 0 or 1; bit 1: a gap instead of bytes; bits 2–7: length / 4), then, unless it is
+    /// a gap, that many bytes (fewer when the input ends).
+    ///
+    /// - Returns: The direction's number, and the gap's length or the chunk's bytes.
+    mutating func connectionChunk() -> (direction: Int, gap: Int?, bytes: [UInt8]) {
+        let control = byte()
+        let length = Int(control >> 2) * 4 + 1
+        if control & 2 != 0 { return (Int(control & 1), length, []) }
+        return (Int(control & 1), nil, bytes(length))
+    }
+
     /// Everything not read yet.
     mutating func rest() -> [UInt8] {
         bytes(bytes.count - position)

@@ -44,16 +44,14 @@ public func fuzzTLSRecordLayer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         }
     }
     while !input.isEmpty {
-        let control = input.byte()
-        let direction: StreamDirection = control & 1 == 0 ? .clientToServer : .serverToClient
-        let length = Int(control >> 2) * 4 + 1
-        if control & 2 != 0 {
-            received[direction.rawValue] += UInt64(length)
-            try? layer.noteGap(byteCount: UInt64(length), from: direction, check)
+        let chunk = input.connectionChunk()
+        let direction = StreamDirection(rawValue: chunk.direction)!
+        if let gap = chunk.gap {
+            received[direction.rawValue] += UInt64(gap)
+            try? layer.noteGap(byteCount: UInt64(gap), from: direction, check)
         } else {
-            let bytes = input.bytes(length)
-            received[direction.rawValue] += UInt64(bytes.count)
-            bytes.withUnsafeBytes { chunk in try? layer.receive(chunk, from: direction, check) }
+            received[direction.rawValue] += UInt64(chunk.bytes.count)
+            chunk.bytes.withUnsafeBytes { bytes in try? layer.receive(bytes, from: direction, check) }
         }
     }
     for direction in StreamDirection.allCases { try? layer.endStream(direction, check) }

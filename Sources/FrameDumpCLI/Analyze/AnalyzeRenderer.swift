@@ -3,6 +3,7 @@ import PacketCapture
 import PacketDecoding
 import StreamFraming
 import TLSDecryption
+import WebSocketFraming
 
 /// The ``OutputRenderer`` of `analyze`: hands every frame the framing engine makes to the
 /// ``Analyzer`` instead of rendering it. Limits, malformed packets and dropped fragments are
@@ -26,5 +27,6 @@ struct AnalyzeRenderer: OutputRenderer {
     mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8]) {}
     // analyze takes no TLS keys, so its session has no TLS layer.
     mutating func renderTLS(_ event: TLSEvent, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {}
+    mutating func renderWebSocket(_ event: WebSocketEvent, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {}
     mutating func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {}
 }

@@ -4,8 +4,11 @@ import FrameCodec
 /// ``LiveDecoding`` `listen`, `connect`, `proxy`), declared once so their values, defaults and
 /// help read the same wherever frames are printed, and parsed once into this value.
 struct FrameOutputOptions {
-    /// `--format`: the format of every stream, or `nil` to detect each stream's.
+    /// `--format`: the format of every stream, or `nil` to detect each stream's. With
+    /// `--format websocket`, `--inner`'s format (`nil`: `--inner auto`, or no `--inner`).
     var format: FrameFormat?
+    /// `--format websocket`: every connection of a capture read as WebSocket; `nil` otherwise.
+    var webSocket: WebSocketSettings?
     /// `--json`: JSON Lines instead of text.
     var json = false
     /// `--payload`: whether frames show their payload (`hex`, the default) or not (`none`).
@@ -53,7 +56,14 @@ struct FrameOutputOptions {
     ///
     /// - Throws: ``UsageError`` for a `--format` that is neither a preset nor a valid spec.
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
+        let inner = arguments.value("inner")
+        if arguments.value("format") == "websocket" {
+            webSocket = WebSocketSettings(framesInner: inner != nil)
+            format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text, option: "inner") }
+        } else {
+            if inner != nil { throw UsageError("--inner applies only with --format websocket: it frames the binary messages' payloads") }
+            format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
+        }
         json = arguments.flag("json")
         includesPayload = arguments.value("payload") != "none"
         color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
@@ -64,6 +74,20 @@ struct FrameOutputOptions {
         try bodies.loadSchema(path: arguments.value("proto-descriptors"))
     }
 
+    /// `--inner FORMAT`, which `decode` and `capture` take beside `--format websocket`.
+    static let innerSpec = OptionSpec.value(
+        "inner", valueName: "NAME|SPEC",
+        help: "With --format websocket: frame each direction's binary message\npayloads (inflated) with this preset or spec, or auto to detect it."
+    )
+
+    /// Refuses `--format websocket` where it does not apply: it is a layer of captured connections.
+    ///
+    /// - Parameter command: The command, for the message.
+    /// - Throws: ``UsageError`` when `--format websocket` was given.
+    func refuseWebSocket(in command: String) throws(UsageError) {
+        if webSocket != nil { throw UsageError("--format websocket applies only to captures (decode, capture), not to \(command)") }
+    }
+
     /// The text style for human output to `context`'s standard output.
     func textStyle(_ context: CommandContext) -> TextStyle {
         TextStyle(enabled: Terminal.usesColor(color, environment: context.environment, outputIsTerminal: context.outputIsTerminal))
@@ -71,9 +95,12 @@ struct FrameOutputOptions {
 
     /// The format a `--format` value names: a preset, or a spec.
     ///
+    /// - Parameters:
+    ///   - text: The value.
+    ///   - option: The option it came from, for the message (`format`, `inner`).
     /// - Throws: ``UsageError`` pointing at the column where the spec went wrong, and suggesting
     ///   a preset when the value looks like a mistyped preset name.
-    static func resolveFormat(_ text: String) throws(UsageError) -> FrameFormat {
+    static func resolveFormat(_ text: String, option: String = "format") throws(UsageError) -> FrameFormat {
         do {
             return try FrameFormat(nameOrSpec: text)
         } catch {
@@ -81,7 +108,7 @@ struct FrameOutputOptions {
             let isWord = !text.contains { $0 == ":" || $0 == "=" || $0 == " " }
             let hint = isWord ? Suggestion.hint(for: text, among: FrameFormat.presets.map(\.name)) : ""
             let caret = String(repeating: " ", count: max(0, error.column - 1)) + "^"
-            throw UsageError("invalid --format at column \(error.column): expected \(error.expected)\(hint)\n  \(text)\n  \(caret)")
+            throw UsageError("invalid --\(option) at column \(error.column): expected \(error.expected)\(hint)\n  \(text)\n  \(caret)")
         }
     }
 }

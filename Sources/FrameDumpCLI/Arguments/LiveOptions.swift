@@ -35,6 +35,7 @@ struct LiveOptions {
     ///   byte count, or `FRAMEDUMP_EVENT_LOOP` names no backend this system has.
     init(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
         output = try FrameOutputOptions(arguments)
+        try output.refuseWebSocket(in: "a live command")
         guard let format = output.format else {
             throw UsageError("missing --format NAME|SPEC (live streams are not guessed at; see 'framedump formats')")
         }

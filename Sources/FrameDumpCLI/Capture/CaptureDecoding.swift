@@ -95,7 +95,9 @@ enum CaptureDecoding {
                        packetObserver: ((CapturedPacket) throws -> Void)? = nil, tlsKeys: KeyLogFile? = nil) throws -> Outcome {
         func decode(with renderer: some OutputRenderer) throws -> Outcome {
             var session = DecodeSession(configuration: limits.framing(format: options.format), renderer: renderer,
-                                        output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys)
+                                        output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys,
+                                        webSocket: options.webSocket.map { limits.webSocket($0) },
+                                        detectsWebSocket: options.format == nil && options.webSocket == nil)
             session.frameLimit = frameLimit
             let statistics: CaptureStatistics
             do {

@@ -32,4 +32,14 @@ struct CaptureLimits {
     func framing(format: FrameFormat?) -> FramingConfiguration {
         frameBounds.configuration(format: format)
     }
+
+    /// `settings` with its frame and message limits set to `--max-frame-length`, when given.
+    func webSocket(_ settings: WebSocketSettings) -> WebSocketSettings {
+        var settings = settings
+        if let length = frameBounds.maxFrameLength {
+            settings.limits.maxFramePayload = length
+            settings.limits.maxMessageLength = length
+        }
+        return settings
+    }
 }

@@ -23,7 +23,7 @@ final class StreamListing {
 
     init(files: StreamFileWriter?, tlsKeys: TLSKeyProvider? = nil) {
         self.files = files
-        layers = tlsKeys.map(ConnectionLayers.init)
+        layers = ConnectionLayers(keys: tlsKeys)
     }
 
     /// Whether any byte is missing or any packet was bad: a gap, a limit reached, a notice, a
@@ -34,8 +34,8 @@ final class StreamListing {
     }
 
     /// Passes one step of `number`'s TLS layer; its plaintext goes to the stream files.
-    private func throughLayer(_ layer: TLSConnectionLayer, _ number: Int,
-                              _ step: ((ConnectionLayerOutput<TLSEvent>) throws -> Void) throws -> Void) throws {
+    private func throughLayer(_ layer: ConnectionLayerStack, _ number: Int,
+                              _ step: ((ConnectionLayerOutput<LayerEvent>) throws -> Void) throws -> Void) throws {
         guard let record = records[number] else { return }
         try step { output in
             switch output {
@@ -43,7 +43,9 @@ final class StreamListing {
                 try files?.write(bytes, for: record.labels[direction.rawValue])
             case .gap, .end:
                 break
-            case .event(let event):
+            case .event(.webSocket), .event(.webSocketDetected):
+                return
+            case .event(.tls(let event)):
                 let what: String
                 switch event {
                 case .noKey(_, let offset, let length, let reason):

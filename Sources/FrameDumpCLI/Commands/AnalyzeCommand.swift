@@ -49,6 +49,7 @@ enum AnalyzeCommand: Command {
         let limits = try CaptureLimits(reassembly: ReassemblyOptions(arguments), framing: FramingOptions(arguments))
         // --format, --json and --color as decode reads them (analyze has no --payload).
         let options = try FrameOutputOptions(arguments)
+        try options.refuseWebSocket(in: "analyze")
         let path = arguments.positionals[0]
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals.dropFirst())
         let opened: InputKind.Opened

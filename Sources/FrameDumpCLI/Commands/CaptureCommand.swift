@@ -38,11 +38,12 @@ enum CaptureCommand: Command {
             .value("count", short: "c", valueName: "N", help: "Stop after N frames."),
             .value("write", short: "w", valueName: "FILE", help: "Also save every captured packet to FILE (pcap, as tcpdump -w)."),
         ] + FrameOutputOptions.specs(
-            formatHelp: "A preset (see 'framedump formats') or a layout spec;\nwithout it each direction's preset is detected."
+            formatHelp: "A preset (see 'framedump formats'), a layout spec, or websocket;\nwithout it each direction's preset is detected."
         ) + [
             .value("filter", short: "f", valueName: "EXPR", help: "Keep only packets matching this BPF filter, e.g. 'tcp port 7000'."),
             .flag("summary", help: "Print totals per connection at the end."),
             TLSKeySource.option,
+            FrameOutputOptions.innerSpec,
             .value(
                 "snaplen", short: "s", valueName: "BYTES", defaultValue: String(LiveCapture.defaultSnaplen),
                 help: "Bytes kept per packet; less cuts segments (their bytes become gaps)."

@@ -34,7 +34,7 @@ enum DecodeCommand: Command {
             InputArgument.readOption,
             .value("count", short: "c", valueName: "N", help: "Stop after N frames (as capture -c); the exit status is\nthat of what was decoded."),
         ] + FrameOutputOptions.specs(
-            formatHelp: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be'."
+            formatHelp: "A preset (see 'framedump formats') or a layout spec,\ne.g. 'magic:u16=0x55AA ver:u8 cmd:u8 len:u32be crc:crc32be';\ncaptures: websocket (RFC 6455 frames; docs/websocket.md)."
         ) + [
             .value(
                 "filter", short: "f", valueName: "EXPR",
@@ -43,6 +43,7 @@ enum DecodeCommand: Command {
             .flag("summary", help: "Captures: print totals per connection at the end\n(frames, bytes, skips, gaps, crc errors, cmd histogram)."),
             ProcessOption.spec,
             TLSKeySource.option,
+            FrameOutputOptions.innerSpec,
         ] + FramingOptions.specs + ReassemblyOptions.specs,
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "The hex dump or capture to read; '-' or absent: standard input."),
@@ -82,6 +83,7 @@ enum DecodeCommand: Command {
         if arguments.flag("summary") { throw UsageError("--summary applies only to a capture; a hex dump is one stream") }
         if process.selector != nil { throw UsageError("--process applies only to a capture; a hex dump names no process") }
         if arguments.value("tls-keylog") != nil { throw UsageError("--tls-keylog applies only to a capture (pcap or pcapng)") }
+        try options.refuseWebSocket(in: "a hex dump (one stream, no connection)")
         let bytes = try HexDumpSource(path: path, opened: opened).read()
         let configuration = limits.framing(format: options.format)
         if options.json {

@@ -1,23 +1,32 @@
 import TLSDecryption
 
-/// The ``TLSConnectionLayer`` of each open connection of a capture, made with the run's keys
-/// when the connection opens and dropped when it closes.
+/// The layers (``ConnectionLayerStack``) of each open connection of a capture: TLS with the run's
+/// keys, WebSocket with `--format websocket` or detected; made when the connection opens and
+/// dropped when it closes (or once detection finds it is not WebSocket and there is no TLS).
 struct ConnectionLayers {
-    let keys: TLSKeyProvider
-    private var byConnection: [Int: TLSConnectionLayer] = [:]
+    let keys: TLSKeyProvider?
+    let webSocket: WebSocketSettings?
+    /// Whether each connection is looked at for a WebSocket Upgrade (no `--format`).
+    let detectsWebSocket: Bool
+    private var byConnection: [Int: ConnectionLayerStack] = [:]
 
-    init(keys: TLSKeyProvider) {
+    /// The layers of a run, or `nil` when it has none.
+    init?(keys: TLSKeyProvider?, webSocket: WebSocketSettings? = nil, detectsWebSocket: Bool = false) {
+        guard keys != nil || webSocket != nil || detectsWebSocket else { return nil }
         self.keys = keys
+        self.webSocket = webSocket
+        self.detectsWebSocket = detectsWebSocket && webSocket == nil
     }
 
-    /// Gives `connection` its layer (a connection number reused by a new SYN gets a new one).
+    /// Gives `connection` its layers (a connection number reused by a new SYN gets new ones).
     mutating func open(_ connection: Int) {
-        byConnection[connection] = TLSConnectionLayer(keys: keys)
+        byConnection[connection] = ConnectionLayerStack(
+            tls: keys.map { TLSConnectionLayer(keys: $0) }, webSocket: webSocket, detects: detectsWebSocket)
     }
 
-    /// The layer of `connection`, or `nil` when it has none (it opened before the layers did).
-    func layer(_ connection: Int) -> TLSConnectionLayer? { byConnection[connection] }
+    /// The layers of `connection`, or `nil` when it has none (it opened before the layers did).
+    func layer(_ connection: Int) -> ConnectionLayerStack? { byConnection[connection] }
 
-    /// Forgets `connection`'s layer; returns it, for its last outputs.
-    mutating func close(_ connection: Int) -> TLSConnectionLayer? { byConnection.removeValue(forKey: connection) }
+    /// Forgets `connection`'s layers; returns them, for their last outputs.
+    mutating func close(_ connection: Int) -> ConnectionLayerStack? { byConnection.removeValue(forKey: connection) }
 }

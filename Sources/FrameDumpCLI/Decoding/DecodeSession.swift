@@ -3,6 +3,7 @@ import PacketCapture
 import PacketDecoding
 import StreamFraming
 import TLSDecryption
+import WebSocketFraming
 
 /// One run of `decode`, `capture` or a live command: the ``FramingEngine`` that frames every
 /// stream, and what the CLI does with its events — render them, count them, and say on standard
@@ -18,16 +19,17 @@ import TLSDecryption
 /// output-side concerns: the renderer's per-format registrations, the counts behind the exit
 /// status, `--summary`'s totals, `capture -c`'s frame limit and `listen --respond`'s observer.
 ///
-/// With TLS keys, a capture's connections pass through a ``TLSConnectionLayer`` each (one of
-/// ``ConnectionLayers``) between reassembly and the engine: the engine frames each direction's
-/// plaintext, and the layer's events are rendered with the frames.
+/// With TLS keys or `--format websocket`, a capture's connections pass through their layers (a
+/// ``ConnectionLayerStack`` each, of ``ConnectionLayers``) between reassembly and the engine: the
+/// engine frames each direction's plaintext (or, with `--inner`, its WebSocket binary messages'
+/// payloads), and the layers' events (WebSocket's frames among them) are rendered with the frames.
 ///
 /// A struct, held in a local and mutated in place (see ``FramingEngine``): its engine and its
 /// sink are disjoint stored properties, so the engine's callback may mutate the sink.
 struct DecodeSession<Renderer: OutputRenderer> {
     private var engine: FramingEngine<StreamContext>
     private var sink: Sink
-    /// The layer of each open connection; `nil` without TLS keys.
+    /// The layers of each open connection; `nil` without TLS keys or WebSocket.
     private var layers: ConnectionLayers?
 
     /// - Parameters:
@@ -40,10 +42,14 @@ struct DecodeSession<Renderer: OutputRenderer> {
     ///     format (a capture: `0 frames`); a hex dump with no bytes writes nothing.
     ///   - tlsKeys: Decrypt TLS connections of a capture with these keys; `nil`: frame every
     ///     connection's bytes as they are.
+    ///   - webSocket: Read every connection of a capture as WebSocket (`--format websocket`).
+    ///   - detectsWebSocket: Read a capture's connections that begin with a WebSocket Upgrade
+    ///     as WebSocket (no `--format`).
     init(configuration: FramingConfiguration, renderer: Renderer, output: OutputStream, keepsTotals: Bool = false,
-         alwaysCloses: Bool = true, tlsKeys: TLSKeyProvider? = nil) {
+         alwaysCloses: Bool = true, tlsKeys: TLSKeyProvider? = nil, webSocket: WebSocketSettings? = nil,
+         detectsWebSocket: Bool = false) {
         engine = FramingEngine(configuration: configuration)
-        layers = tlsKeys.map(ConnectionLayers.init)
+        layers = ConnectionLayers(keys: tlsKeys, webSocket: webSocket, detectsWebSocket: detectsWebSocket)
         sink = Sink(renderer: renderer, output: output, keepsTotals: keepsTotals, alwaysCloses: alwaysCloses)
         if let format = engine.formats.first {
             sink.register(format)
@@ -142,6 +148,8 @@ struct DecodeSession<Renderer: OutputRenderer> {
         case .data(let connection, let direction, _, let bytes):
             guard let layer = layers!.layer(connection) else { return false }
             try throughLayer(connection, at: time) { emit in try layer.receive(bytes, from: direction, emit) }
+            // Not WebSocket, no TLS: its later bytes go to the engine directly.
+            if layer.isTransparent { _ = layers!.close(connection) }
         case .gap(let connection, let direction, _, let length, _):
             guard let layer = layers!.layer(connection) else { return false }
             try throughLayer(connection, at: time) { emit in try layer.noteGap(byteCount: length, from: direction, emit) }
@@ -164,7 +172,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
     /// Runs a layer step whose outputs feed `connection`'s streams in the engine.
     private mutating func throughLayer(
         _ connection: Int, at time: Timestamp,
-        _ step: ((ConnectionLayerOutput<TLSEvent>) throws -> Void) throws -> Void
+        _ step: ((ConnectionLayerOutput<LayerEvent>) throws -> Void) throws -> Void
     ) throws {
         try framing { engine, sink in
             try step { output in
@@ -340,15 +348,32 @@ extension DecodeSession {
 
         /// Whether the note about a stream that fit no preset was written (it is written once).
         var noteGiven = false
+        /// Whether the note about a detected WebSocket connection was written (it is written once).
+        var notedWebSocket = false
 
-        /// Renders a TLS layer's event; undecrypted bytes count as problems (exit status 2).
-        mutating func receive(_ event: TLSEvent, label: StreamLabel, time: Timestamp) throws {
+        /// Renders a layer's event; undecrypted bytes, WebSocket violations and unread bytes count
+        /// as problems (exit status 2), WebSocket frames as frames.
+        mutating func receive(_ event: LayerEvent, label: StreamLabel, time: Timestamp) throws {
             guard !reachedFrameLimit else { return }
             switch event {
-            case .noKey, .decryptError: problems += 1
-            case .session, .alert: break
+            case .tls(let event):
+                switch event {
+                case .noKey, .decryptError: problems += 1
+                case .session, .alert: break
+                }
+                renderer.renderTLS(event, label: label, time: time, into: &output.buffer)
+            case .webSocket(let event):
+                switch event {
+                case .frame: summary.frames += 1
+                case .violation, .unread: problems += 1
+                case .handshake, .message: break
+                }
+                renderer.renderWebSocket(event, label: label, time: time, into: &output.buffer)
+            case .webSocketDetected:
+                guard !notedWebSocket else { return }
+                notedWebSocket = true
+                StandardError.writeLine("framedump: detected WebSocket from the Upgrade request of \(label.name) (use --format to choose another)")
             }
-            renderer.renderTLS(event, label: label, time: time, into: &output.buffer)
             try output.flushIfBlockFull()
         }
 

@@ -2,6 +2,7 @@ import FrameCodec
 import PacketDecoding
 import StreamFraming
 import TLSDecryption
+import WebSocketFraming
 
 /// Renders what decoding produces, for every input alike (hex dump, capture, socket): frames
 /// and events of any number of streams (each with its ``StreamLabel`` and the time of the input
@@ -50,6 +51,11 @@ protocol OutputRenderer {
     /// Appends an event of a connection's TLS layer (`--tls-keylog`), at capture time `time`,
     /// for the stream `label` names (the client's for ``TLSEvent/session(_:)``).
     mutating func renderTLS(_ event: TLSEvent, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
+
+    /// Appends an event of a connection's WebSocket layer (`--format websocket`): the handshake,
+    /// a frame, a message, a violation or unread bytes, at capture time `time`, for the stream
+    /// `label` names (the client's for the handshake).
+    mutating func renderWebSocket(_ event: WebSocketEvent, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8])
 
     /// Appends one connection's `--summary` totals.
     mutating func renderTotals(_ totals: ConnectionTotals, into buffer: inout [UInt8])

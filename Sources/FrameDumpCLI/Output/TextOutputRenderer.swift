@@ -159,13 +159,13 @@ struct TextOutputRenderer: OutputRenderer {
     }
 
     /// `time` as RFC 3339 text.
-    private static func text(_ time: Timestamp) -> String {
+    static func text(_ time: Timestamp) -> String {
         var bytes: [UInt8] = []
         RFC3339Timestamp.append(time, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private mutating func appendBlock(_ lines: [String], to buffer: inout [UInt8]) {
+    mutating func appendBlock(_ lines: [String], to buffer: inout [UInt8]) {
         if wroteBlock { buffer.append(UInt8(ascii: "\n")) }
         wroteBlock = true
         for line in lines {

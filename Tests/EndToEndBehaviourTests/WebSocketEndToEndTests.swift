@@ -1,0 +1,283 @@
+import CZlib
+import Foundation
+import PacketDecoding
+import TestSupport
+import Testing
+
+/// `decode --format websocket` on hand-built captures of what loopback traffic from a real
+/// library cannot show: every breach of RFC 6455 an event at its frame's offset, never a crash,
+/// and every byte of each direction in the handshake, a frame or a `ws_unread`. The frames are
+/// built here, byte by byte from RFC 6455 §5.2, independently of the decoder.
+@Suite struct WebSocketEndToEndTests {
+    static let request = Array("GET /chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8)
+    static let response = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n".utf8)
+    static let deflateResponse = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n".utf8)
+
+    /// One frame: FIN, RSV bits (0-7), opcode, payload masked with `key` when given; the length
+    /// in the shortest form unless `length` forces the 7-bit value 126 or 127, or `declared`
+    /// overrides what the header says.
+    static func frame(fin: Bool = true, rsv: UInt8 = 0, opcode: UInt8, key: [UInt8]? = nil, _ payload: [UInt8] = [],
+                      declared: UInt64? = nil) -> [UInt8] {
+        var bytes: [UInt8] = [(fin ? 0x80 : 0) | rsv << 4 | opcode]
+        let length = declared ?? UInt64(payload.count)
+        let maskBit: UInt8 = key == nil ? 0 : 0x80
+        if length < 126 {
+            bytes.append(maskBit | UInt8(length))
+        } else if length <= 0xFFFF {
+            bytes += [maskBit | 126, UInt8(length >> 8), UInt8(length & 0xFF)]
+        } else {
+            bytes.append(maskBit | 127)
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((length >> UInt64(shift)) & 0xFF)) }
+        }
+        guard let key else { return bytes + payload }
+        return bytes + key + payload.enumerated().map { $0.element ^ key[$0.offset % 4] }
+    }
+
+    static let key: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
+
+    /// A loopback capture of one connection: handshake, then `segments` in order (true: client's), then FINs.
+    static func capture(_ segments: [(client: Bool, bytes: [UInt8])]) throws -> String {
+        var records: [CaptureBytes.Record] = []
+        var sequence: [UInt32] = [1000, 5000]
+        func packet(_ client: Bool, _ flags: TCPFlagsLiteral, _ payload: [UInt8] = []) {
+            let side = client ? 0 : 1
+            let segment = PacketBuilder.tcp(sourcePort: client ? 40000 : 8765, destinationPort: client ? 8765 : 40000,
+                                            sequence: sequence[side], acknowledgment: sequence[1 - side], flags: flags.value, payload: payload)
+            sequence[side] &+= UInt32(payload.count) + (flags.consumesSequence ? 1 : 0)
+            let ip = PacketBuilder.ipv4(source: PacketBuilder.loopbackV4, destination: PacketBuilder.loopbackV4, payload: segment)
+            records.append(CaptureBytes.Record(seconds: 1_700_000_000, fraction: UInt32(records.count * 1000),
+                                               bytes: PacketBuilder.ethernet(etherType: 0x0800, pad: false, payload: ip)))
+        }
+        packet(true, .syn)
+        packet(false, .synAck)
+        packet(true, .ack)
+        for (client, bytes) in segments { packet(client, .data, bytes) }
+        packet(true, .fin)
+        packet(false, .fin)
+        packet(true, .ack)
+        return try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: records))
+    }
+
+    static func decode(_ path: String, _ extra: [String] = []) throws -> (status: Int32, records: [[String: Any]]) {
+        let result = try FrameDumpProcess.run(["decode", "--format", "websocket", "--json"] + extra + [path])
+        return (result.status, try JSONLines.parse(result.stdout))
+    }
+
+    /// Every byte of `direction` is in the handshake head, a frame, or a `ws_unread`, once.
+    static func accountsForEveryByte(_ records: [[String: Any]], _ direction: String, total: Int) -> Bool {
+        var covered = 0
+        for record in records where record["dir"] as? String == direction || record["type"] as? String == "ws_handshake" {
+            switch record["type"] as? String {
+            case "ws_handshake": covered += record[direction == "c2s" ? "request_length" : "response_length"] as? Int ?? 0
+            case "ws_frame", "ws_unread": if record["dir"] as? String == direction { covered += record["length"] as? Int ?? 0 }
+            default: break
+            }
+        }
+        return covered == total
+    }
+
+    static func errors(_ records: [[String: Any]]) -> [String] {
+        records.filter { $0["type"] as? String == "ws_error" }.map { "\($0["dir"] as? String ?? "") \($0["offset"] as? Int ?? -1) \($0["reason"] as? String ?? "")" }
+    }
+
+    @Test func everyBreachIsAnEventAtItsFrame() throws {
+        let c2s = [
+            Self.frame(opcode: 0x1, Array("no mask".utf8)),                       // unmasked client frame
+            Self.frame(rsv: 0b010, opcode: 0x2, key: Self.key, [1, 2, 3]),         // RSV2 with no extension
+            Self.frame(opcode: 0x3, key: Self.key, [9]),                           // reserved opcode
+            Self.frame(fin: false, opcode: 0x9, key: Self.key, [7]),               // fragmented ping
+            Self.frame(opcode: 0xA, key: Self.key, [UInt8](repeating: 0x41, count: 126)),  // pong payload 126
+            Self.frame(opcode: 0x0, key: Self.key, [5]),                           // continuation, no message
+            Self.frame(opcode: 0x8, key: Self.key, [0x03]),                        // a 1-byte close
+        ]
+        let s2c = [Self.frame(opcode: 0x2, key: Self.key, [0xAA, 0xBB])]          // masked server frame
+        let path = try Self.capture([(true, Self.request), (false, Self.response)] + c2s.map { (true, $0) } + s2c.map { (false, $0) })
+        let (status, records) = try Self.decode(path)
+        #expect(status == 2)
+        var offset = Self.request.count
+        var offsets: [Int] = []
+        for frame in c2s {
+            offsets.append(offset)
+            offset += frame.count
+        }
+        #expect(Self.errors(records) == [
+            "c2s \(offsets[0]) unmasked_client_frame", "c2s \(offsets[1]) reserved_bits", "c2s \(offsets[2]) unknown_opcode",
+            "c2s \(offsets[3]) fragmented_control_frame", "c2s \(offsets[4]) control_payload_too_long",
+            "c2s \(offsets[5]) unexpected_continuation", "c2s \(offsets[6]) bad_close_payload",
+            "s2c \(Self.response.count) masked_server_frame",
+        ])
+        let frames = records.filter { $0["type"] as? String == "ws_frame" }
+        #expect(frames.count == c2s.count + s2c.count)
+        #expect(frames.first?["payload_hex"] as? String == Array("no mask".utf8).map { String(format: "%02x", $0) }.joined())
+        #expect(frames.last?["payload_hex"] as? String == "aabb")
+        #expect(Self.accountsForEveryByte(records, "c2s", total: offset))
+        #expect(Self.accountsForEveryByte(records, "s2c", total: Self.response.count + s2c[0].count))
+    }
+
+    @Test func aLengthWithItsTopBitSetEndsTheDirection() throws {
+        let bad = Self.frame(opcode: 0x2, key: Self.key, declared: 1 << 63)
+        let path = try Self.capture([(true, Self.request), (false, Self.response), (true, bad + [1, 2, 3, 4, 5])])
+        let (status, records) = try Self.decode(path)
+        #expect(status == 2)
+        #expect(Self.errors(records) == ["c2s \(Self.request.count) length_top_bit_set"])
+        let unread = records.filter { $0["type"] as? String == "ws_unread" }
+        #expect(unread.count == 1)
+        #expect(unread.first?["offset"] as? Int == Self.request.count)
+        #expect(unread.first?["length"] as? Int == bad.count + 5)
+        #expect(unread.first?["reason"] as? String == "after_error")
+        #expect(Self.accountsForEveryByte(records, "c2s", total: Self.request.count + bad.count + 5))
+    }
+
+    @Test func aFrameOverTheLimitIsSkippedAndDecodingGoesOn() throws {
+        let big = Self.frame(opcode: 0x2, key: Self.key, [UInt8](repeating: 0x55, count: 5000))
+        let next = Self.frame(opcode: 0x1, key: Self.key, Array("after".utf8))
+        let path = try Self.capture([(true, Self.request), (false, Self.response), (true, big), (true, next)])
+        let (status, records) = try Self.decode(path, ["--max-frame-length", "1K"])
+        #expect(status == 2)
+        #expect(Self.errors(records) == ["c2s \(Self.request.count) frame_too_long"])
+        let frames = records.filter { $0["type"] as? String == "ws_frame" }
+        #expect(frames.map { $0["payload_length"] as? Int } == [5000, 5])
+        #expect(frames.first?["payload_hex"] as? String == "")
+        #expect(frames.last?["payload_hex"] as? String == "6166746572")
+        #expect(Self.accountsForEveryByte(records, "c2s", total: Self.request.count + big.count + next.count))
+    }
+
+    @Test func bytesAfterACloseAndACutFrameAreUnread() throws {
+        let close = Self.frame(opcode: 0x8, key: Self.key, [0x03, 0xE8] + Array("done".utf8))
+        let cut = Array(Self.frame(opcode: 0x2, [1, 2, 3, 4, 5, 6]).prefix(5))
+        let path = try Self.capture([(true, Self.request), (false, Self.response), (true, close + [0xDE, 0xAD]), (false, cut)])
+        let (status, records) = try Self.decode(path)
+        #expect(status == 2)
+        let closeFrame = records.first { $0["opcode"] as? String == "close" }
+        #expect(closeFrame?["close_code"] as? Int == 1000)
+        #expect(closeFrame?["close_reason"] as? String == "done")
+        let unread = records.filter { $0["type"] as? String == "ws_unread" }.map { "\($0["dir"] as? String ?? "") \($0["offset"] as? Int ?? -1) \($0["length"] as? Int ?? -1) \($0["reason"] as? String ?? "")" }
+        #expect(unread.sorted() == ["c2s \(Self.request.count + close.count) 2 after_close", "s2c \(Self.response.count) 5 truncated"])
+        #expect(Self.accountsForEveryByte(records, "c2s", total: Self.request.count + close.count + 2))
+        #expect(Self.accountsForEveryByte(records, "s2c", total: Self.response.count + 5))
+    }
+
+    @Test func aNon101ResponseIsAnEventAndNoFramesFollow() throws {
+        let refusal = Array("HTTP/1.1 403 Forbidden\r\nContent-Length: 5\r\n\r\nnope!".utf8)
+        let path = try Self.capture([(true, Self.request), (false, refusal)])
+        let (status, records) = try Self.decode(path)
+        #expect(status == 2)
+        let handshake = records.first { $0["type"] as? String == "ws_handshake" }
+        #expect(handshake?["status"] as? Int == 403)
+        #expect(handshake?["request"] as? String == "GET /chat HTTP/1.1")
+        #expect(Self.errors(records) == ["s2c 0 not_switching"])
+        #expect(records.filter { $0["type"] as? String == "ws_unread" }.map { $0["length"] as? Int } == [5])
+        #expect(Self.accountsForEveryByte(records, "s2c", total: refusal.count))
+    }
+
+    @Test func aNonWebSocketConnectionIsOneBadHandshake() throws {
+        let path = try Self.capture([(true, Array("\u{16}\u{03}\u{01}not http at all\r\n\r\n".utf8) + [1, 2, 3])])
+        let (status, records) = try Self.decode(path)
+        #expect(status == 2)
+        #expect(Self.errors(records).first?.hasSuffix("bad_handshake") == true)
+        #expect(!records.contains { $0["type"] as? String == "ws_frame" })
+    }
+
+    /// Without `--format`, the Upgrade request makes the connection WebSocket's: the same lines
+    /// as with `--format websocket`, and a note on standard error; a plain HTTP GET is not.
+    @Test func detectionFindsTheUpgrade() throws {
+        let detected = try FrameDumpProcess.run(["decode", "--json", WebSocketCapture.path("ws-plain")])
+        let given = try FrameDumpProcess.run(["decode", "--json", "--format", "websocket", WebSocketCapture.path("ws-plain")])
+        #expect(detected.status == 0)
+        #expect(detected.stdout == given.stdout)
+        #expect(detected.stderr.contains("framedump: detected WebSocket from the Upgrade request of conn 1"), "\(detected.stderr)")
+        let plainGet = Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        let path = try Self.capture([(true, plainGet)])
+        let lines = try FrameDumpProcess.run(["decode", "--json", "--format", "lines", path])
+        #expect(!lines.stdout.contains("ws_"))
+        let undetected = try FrameDumpProcess.run(["decode", "--json", path])
+        #expect(!undetected.stdout.contains("ws_"))
+        #expect(!undetected.stderr.contains("WebSocket"))
+    }
+
+    /// The layer reads captured connections: a hex dump, a live command and `--inner` alone are usage errors.
+    @Test(arguments: [
+        (["decode", "--format", "websocket", "-"], "not to a hex dump"),
+        (["listen", "--format", "websocket", "127.0.0.1:0"], "not to a live command"),
+        (["decode", "--inner", "h12", "Fixtures/websocket/ws-h12.pcap"], "--inner applies only with --format websocket"),
+        (["decode", "--format", "websocket", "--inner", "len:u9", "Fixtures/websocket/ws-h12.pcap"], "invalid --inner at column"),
+    ])
+    func misuseIsAUsageError(_ arguments: [String], _ message: String) throws {
+        let result = try FrameDumpProcess.run(arguments, input: Data("fe fd 00 01 41".utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    /// permessage-deflate with the window kept across messages (RFC 7692 §7.2.3.2's "Hello"
+    /// examples: the second message refers back into the first).
+    @Test func deflatedMessagesInflateWithContextTakeover() throws {
+        // RFC 7692 §7.2.3.1 and §7.2.3.2: "Hello" compressed, then "Hello" again with the window.
+        let first: [UInt8] = [0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]
+        let second: [UInt8] = [0xF2, 0x00, 0x11, 0x00, 0x00]
+        let path = try Self.capture([(true, Self.request), (false, Self.deflateResponse),
+                                     (false, Self.frame(rsv: 0b100, opcode: 0x1, first)), (false, Self.frame(rsv: 0b100, opcode: 0x2, second))])
+        let (status, records) = try Self.decode(path)
+        #expect(status == 0)
+        let messages = records.filter { $0["type"] as? String == "ws_message" }
+        #expect(messages.map { $0["payload_hex"] as? String } == ["48656c6c6f", "48656c6c6f"])
+        #expect(messages.map { $0["wire_length"] as? Int } == [first.count, second.count])
+        #expect(messages.last?["inner_offset"] as? Int == 0)
+    }
+
+    /// A deflate bomb: 64 MiB of zeros in a message of about 64 KiB is counted, not held.
+    @Test func aDeflateBombIsCountedNotHeld() throws {
+        let compressed = try Self.deflated(zeros: 64 << 20)
+        let path = try Self.capture([(true, Self.request), (false, Self.deflateResponse),
+                                     (false, Self.frame(rsv: 0b100, opcode: 0x2, compressed))])
+        let (status, records) = try Self.decode(path, ["--max-frame-length", "1M", "--payload", "none"])
+        #expect(status == 2)
+        let message = records.first { $0["type"] as? String == "ws_message" }
+        #expect(message?["length"] as? Int == 64 << 20)
+        let error = records.first { $0["type"] as? String == "ws_error" }
+        #expect(error?["reason"] as? String == "message_too_long")
+        #expect(error?["dropped"] as? Int == (64 << 20) - (1 << 20))
+    }
+}
+
+extension WebSocketEndToEndTests {
+    /// `count` zero bytes as a permessage-deflate message body: zlib's raw DEFLATE
+    /// (`windowBits` -15), sync-flushed, without the final 00 00 ff ff (RFC 7692 §7.2.1).
+    static func deflated(zeros count: Int) throws -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else { throw CocoaError(.featureUnsupported) }
+        defer { deflateEnd(&stream) }
+        var input = [UInt8](repeating: 0, count: count)
+        var output = [UInt8](repeating: 0, count: count / 500 + 4096)
+        let produced = input.withUnsafeMutableBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { output in
+                stream.next_in = input.baseAddress
+                stream.avail_in = uInt(input.count)
+                stream.next_out = output.baseAddress
+                stream.avail_out = uInt(output.count)
+                _ = deflate(&stream, Z_SYNC_FLUSH)
+                return output.count - Int(stream.avail_out)
+            }
+        }
+        #expect(stream.avail_in == 0)
+        #expect(Array(output[produced - 4..<produced]) == [0x00, 0x00, 0xFF, 0xFF])
+        return Array(output[..<(produced - 4)])
+    }
+}
+
+/// The TCP flags of the capture builder's packets.
+enum TCPFlagsLiteral {
+    case syn, synAck, ack, data, fin
+
+    var value: TCPFlags {
+        switch self {
+        case .syn: [.syn]
+        case .synAck: [.syn, .ack]
+        case .ack: [.ack]
+        case .data: [.ack, .psh]
+        case .fin: [.fin, .ack]
+        }
+    }
+
+    var consumesSequence: Bool { self == .syn || self == .synAck || self == .fin }
+}
