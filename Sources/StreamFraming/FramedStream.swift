@@ -43,8 +43,11 @@ public final class FramedStream<Context> {
 
     /// The frame decoder, once the format is decided; `nil` before, and after the stream ended.
     @exclusivity(unchecked) @usableFromInline var decoder: FrameDecoder?
-    /// Inputs held until the format is decided, with their times.
-    @usableFromInline var held: [(input: HeldInput, time: Timestamp)] = []
+    /// Inputs held until the format is decided, with their times and input sequence numbers.
+    @usableFromInline var held: [(input: HeldInput, time: Timestamp, sequence: UInt64)] = []
+    /// The input sequence number of the first of ``held`` (`nil` when nothing is held): the
+    /// engine holds back later outputs of other streams until this stream's come.
+    @usableFromInline var firstHeldSequence: UInt64?
     /// Data bytes in ``held``.
     @usableFromInline var heldByteCount = 0
     /// Whether the held bytes fit no preset and wait for a format detected in another stream.
@@ -73,8 +76,8 @@ public final class FramedStream<Context> {
     /// Whether the stream's format is still undecided: its inputs are being held.
     public var isUndecided: Bool { currentFormatIndex == nil && !isFinished }
 
-    @usableFromInline func hold(_ input: HeldInput, at time: Timestamp) {
-        held.append((input, time))
+    @usableFromInline func hold(_ input: HeldInput, at time: Timestamp, sequence: UInt64) {
+        held.append((input, time, sequence))
         if case .data(let bytes) = input { heldByteCount += bytes.count }
     }
 
@@ -82,7 +85,7 @@ public final class FramedStream<Context> {
     /// ``FramingEngine/detectionProbeLength`` bytes: what the format is detected from.
     @usableFromInline var heldDataPrefix: [UInt8] {
         var prefix: [UInt8] = []
-        for (input, _) in held {
+        for (input, _, _) in held {
             if case .notice(let notice) = input, !notice.isDiscarded { continue }
             guard case .data(let bytes) = input else { break }
             prefix += bytes.prefix(FramingEngine<Context>.detectionProbeLength - prefix.count)

@@ -22,7 +22,14 @@ public struct FramingConfiguration: Sendable {
     /// Bytes that streams whose first bytes fit no preset may hold, over all of them, while no
     /// stream has given a format to fall back on. Beyond it, the streams that have waited longest
     /// are given up — their bytes become `skip` outputs — and detection goes on with the others.
+    /// It also bounds the outputs held back behind undecided streams for input order
+    /// (``FramingLimit/heldOutputsTotal``).
     public var maxUndecidedBytes: Int
+    /// Whether outputs come in the order of the inputs that completed them across streams,
+    /// held back behind streams whose format is undecided (the default, for a capture read
+    /// whole). `false` emits each output as soon as it is known: a live input shows a frame the
+    /// moment it completes, even before an earlier one of a stream still undecided.
+    public var ordersAcrossStreams = true
 
     /// - Parameters:
     ///   - format: The format of every stream; `nil` (the default) detects each stream's.

@@ -40,6 +40,11 @@ import PacketDecoding
 /// memory (``skippedStreams``). If no format is ever found, ``finish(at:into:)`` emits
 /// ``FramingEvent/formatUndetectable(_:firstBytes:)`` and throws ``FormatDetectionError``.
 ///
+/// **Order.** Outputs come in the order of the inputs that completed them, across streams:
+/// while a stream holds inputs undecided, later outputs of other streams are held back and
+/// come after its own (FramingEngine-ordering.swift), within ``FramingConfiguration/maxUndecidedBytes``.
+/// Only a new format's ``FramingEvent/formatDetected(_:stream:isNew:)`` comes at once.
+///
 /// **Memory.** Held inputs are bounded as above; the bytes of unfinished frames all decoders
 /// hold are bounded by ``FramingConfiguration/maxBufferedBytes``: past it the partial frame
 /// that has waited longest is given up (``FramingEvent/limit(_:stream:)``, then `truncated`),
@@ -95,6 +100,23 @@ public struct FramingEngine<Context> {
     public var skippedStreams: Int { skippedStreamCount }
     @usableFromInline var skippedStreamCount = 0
     @usableFromInline var firstSkipped: (stream: FramedStream<Context>, firstBytes: [UInt8])?
+
+    // Capture order across streams (FramingEngine-ordering.swift).
+    /// The number of the input being taken (each public input method counts one).
+    @usableFromInline var inputSequence: UInt64 = 0
+    /// Streams holding inputs, with the number of their first held one, the oldest first:
+    /// `barriers[barrierHead...]` (entries whose stream no longer holds from that input are stale).
+    @usableFromInline var barriers: [(stream: FramedStream<Context>, sequence: UInt64)] = []
+    @usableFromInline var barrierHead = 0
+    /// Outputs held back behind a holding stream, in input order: `heldOutputs[heldOutputsHead...]`.
+    @usableFromInline var heldOutputs: [HeldOutput] = []
+    @usableFromInline var heldOutputsHead = 0
+    @usableFromInline var heldOutputBytes = 0
+    /// While a stream's held inputs are replayed: the number of the one being replayed, whether
+    /// its outputs are merged into the held ones, and those outputs.
+    @usableFromInline var replaySequence: UInt64?
+    @usableFromInline var replayMerges = false
+    @usableFromInline var replayed: [HeldOutput] = []
 
     /// Both streams of an open connection, indexed by `StreamDirection.rawValue`.
     @usableFromInline struct StreamPair {
@@ -153,6 +175,7 @@ public struct FramingEngine<Context> {
     @inlinable
     public mutating func receive<R: FramingReceiver>(_ bytes: UnsafeRawBufferPointer, on key: StreamKey, at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard !bytes.isEmpty, let stream = stream(key) else { return }
+        inputSequence += 1
         stream.currentTime = time
         if stream.decoder != nil {
             try step(stream, .bytes(bytes), at: time, &receiver)
@@ -161,6 +184,7 @@ public struct FramingEngine<Context> {
         } else if !stream.isFinished {
             try hold(bytes, of: stream, at: time, &receiver)
         }
+        if holdsOutputs { try flushHeldOutputs(&receiver) }
     }
 
     /// Notes `byteCount` bytes of `key`'s stream that were never seen (a hole in the capture):
@@ -175,15 +199,17 @@ public struct FramingEngine<Context> {
     @inlinable
     public mutating func noteGap<R: FramingReceiver>(byteCount: UInt64, on key: StreamKey, at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard byteCount > 0, let stream = stream(key) else { return }
+        inputSequence += 1
         stream.currentTime = time
         if stream.decoder != nil {
             try step(stream, .gap(byteCount), at: time, &receiver)
         } else if stream.isSkipping {
             try skip(.gap(offset: stream.skipOffset, byteCount: byteCount), of: stream, &receiver)
         } else if !stream.isFinished {
-            stream.hold(.gap(byteCount), at: time)
+            holdInput(.gap(byteCount), of: stream, at: time)
             if !stream.isWaiting { try detect(stream, &receiver) }
         }
+        if holdsOutputs { try flushHeldOutputs(&receiver) }
     }
 
     /// Ends `key`'s stream (its FIN, or the end of a socket's reads): an unfinished frame is
@@ -193,8 +219,10 @@ public struct FramingEngine<Context> {
     @inlinable
     public mutating func endStream<R: FramingReceiver>(_ key: StreamKey, at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard let stream = stream(key) else { return }
+        inputSequence += 1
         stream.currentTime = time
         try end(stream, at: time, &receiver)
+        if holdsOutputs { try flushHeldOutputs(&receiver) }
     }
 
     /// Ends both streams of `connection` (closed, reset, evicted, or the input ended), then
@@ -205,11 +233,13 @@ public struct FramingEngine<Context> {
     @inlinable
     public mutating func closeConnection<R: FramingReceiver>(_ connection: Int, at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard let pair = connections.removeValue(forKey: connection) else { return }
+        inputSequence += 1
         for stream in pair.streams {
             stream.currentTime = time
             try end(stream, at: time, &receiver)
         }
-        try receiver.receive(.connectionClosed(client: pair.streams[0], server: pair.streams[1]))
+        try deliver(.connectionClosed(client: pair.streams[0], server: pair.streams[1]), about: pair.streams[0], &receiver)
+        if holdsOutputs { try flushHeldOutputs(&receiver) }
     }
 
     /// Passes on a bound the reassembler reached for `connection` (and `direction`, for the
@@ -220,8 +250,10 @@ public struct FramingEngine<Context> {
     public mutating func noteLimit<R: FramingReceiver>(_ limit: ReassemblyLimit, connection: Int, direction: StreamDirection?,
                                                       at time: Timestamp, into receiver: inout R) throws where R.Context == Context {
         guard let stream = stream(StreamKey(connection: connection, direction: direction ?? .clientToServer)) else { return }
+        inputSequence += 1
         stream.currentTime = time
-        try receiver.receive(.limit(.reassembly(limit), stream: stream))
+        try deliver(.limit(.reassembly(limit), stream: stream), about: stream, &receiver)
+        if holdsOutputs { try flushHeldOutputs(&receiver) }
     }
 
     /// Passes on what the reassembler noticed in `key`'s stream as a ``FramingEvent/notice(_:stream:)``
@@ -235,16 +267,18 @@ public struct FramingEngine<Context> {
     public mutating func noteNotice<R: FramingReceiver>(_ notice: ReassemblyNotice, on key: StreamKey, at time: Timestamp,
                                                        into receiver: inout R) throws where R.Context == Context {
         guard let stream = stream(key), !stream.isFinished else { return }
+        inputSequence += 1
         stream.currentTime = time
         if stream.decoder != nil {
             try step(stream, .notice(notice), at: time, &receiver)
         } else if stream.isSkipping {
             if case .discarded(_, let length, _) = notice { stream.skipOffset += length }
-            try receiver.receive(.notice(notice, stream: stream))
+            try deliver(.notice(notice, stream: stream), about: stream, &receiver)
         } else {
-            stream.hold(.notice(notice), at: time)
+            holdInput(.notice(notice), of: stream, at: time)
             if notice.isDiscarded, !stream.isWaiting { try detect(stream, &receiver) }
         }
+        if holdsOutputs { try flushHeldOutputs(&receiver) }
     }
 
     /// Ends the input: closes the connections still open (in order of their numbers), then
@@ -260,7 +294,14 @@ public struct FramingEngine<Context> {
         for connection in connections.keys.sorted() {
             try closeConnection(connection, at: time ?? connections[connection]!.streams[0].time, into: &receiver)
         }
-        guard fallbackFormat == nil else { return try resolveWaiting(&receiver) }
+        // What is still held back waits for streams that fit no preset: with no format to
+        // decode them, it is emitted as it is.
+        defer { try? flushHeldOutputs(&receiver, all: true) }
+        guard fallbackFormat == nil else {
+            try resolveWaiting(&receiver)
+            return try flushHeldOutputs(&receiver, all: true)
+        }
+        try flushHeldOutputs(&receiver, all: true)
         // The streams given up waited longest: the first of them is the first that fit no preset.
         if let (stream, firstBytes) = firstSkipped { throw try undetectable(stream, firstBytes: firstBytes, &receiver) }
         if let first = waiting.dropFirst(waitingHead).first {
@@ -291,26 +332,26 @@ extension FramingEngine {
         case .bytes(let bytes):
             try stream.decoder!.process(bytes) { decoded in
                 if case .frame = decoded { completedFrame = true }
-                try receiver.receive(decoded, from: stream)
+                try deliver(decoded, from: stream, &receiver)
             }
         case .held(let bytes):
             try stream.decoder!.process(bytes) { decoded in
                 if case .frame = decoded { completedFrame = true }
-                try receiver.receive(decoded, from: stream)
+                try deliver(decoded, from: stream, &receiver)
             }
         case .gap(let byteCount):
-            try stream.decoder!.noteGap(byteCount: byteCount) { try receiver.receive($0, from: stream) }
+            try stream.decoder!.noteGap(byteCount: byteCount) { try deliver($0, from: stream, &receiver) }
         case .notice(let notice):
             guard case .discarded(_, let length, _) = notice else {
-                return try receiver.receive(.notice(notice, stream: stream))
+                return try deliver(.notice(notice, stream: stream), about: stream, &receiver)
             }
             // The decoder treats the range as a gap (truncating and resyncing); its `gap` output is
             // the notice.
             try stream.decoder!.noteGap(byteCount: length) { decoded in
                 if case .gap = decoded {
-                    try receiver.receive(.notice(notice, stream: stream))
+                    try deliver(.notice(notice, stream: stream), about: stream, &receiver)
                 } else {
-                    try receiver.receive(decoded, from: stream)
+                    try deliver(decoded, from: stream, &receiver)
                 }
             }
         }
@@ -337,8 +378,8 @@ extension FramingEngine {
     @usableFromInline mutating func giveUpPartialFrames<R: FramingReceiver>(at time: Timestamp, _ receiver: inout R) throws where R.Context == Context {
         while bufferedBytes > configuration.maxBufferedBytes, let oldest = partialFrames.first {
             oldest.currentTime = time
-            try receiver.receive(.limit(.bufferedBytesTotal, stream: oldest))
-            try oldest.decoder!.abandonPartialFrame { try receiver.receive($0, from: oldest) }
+            try deliver(.limit(.bufferedBytesTotal, stream: oldest), about: oldest, &receiver)
+            try oldest.decoder!.abandonPartialFrame { try deliver($0, from: oldest, &receiver) }
             countBuffered(oldest, completedFrame: false)
         }
     }
@@ -349,13 +390,13 @@ extension FramingEngine {
     mutating func end<R: FramingReceiver>(_ stream: FramedStream<Context>, at time: Timestamp, _ receiver: inout R) throws where R.Context == Context {
         guard !stream.isFinished else { return }
         if stream.decoder != nil {
-            try stream.decoder!.finish { try receiver.receive($0, from: stream) }
+            try stream.decoder!.finish { try deliver($0, from: stream, &receiver) }
             stream.release()
             countBuffered(stream, completedFrame: false)
         } else if stream.held.isEmpty {
             stream.release()
         } else {
-            stream.hold(.end, at: time)
+            holdInput(.end, of: stream, at: time)
             if stream.isWaiting {
                 try checkWaitingBudget(&receiver)
             } else {
@@ -375,7 +416,7 @@ extension FramingEngine {
                                _ receiver: inout R) throws where R.Context == Context {
         if stream.isWaiting || stream.isSkipping { return try holdWaiting(bytes[...], of: stream, at: time, &receiver) }
         let needed = Swift.max(Self.detectionProbeLength - stream.heldByteCount, 0)
-        stream.hold(.data(Array(bytes.prefix(needed))), at: time)
+        holdInput(.data(Array(bytes.prefix(needed))), of: stream, at: time)
         if stream.heldByteCount >= Self.detectionProbeLength { try detect(stream, &receiver, then: bytes.dropFirst(needed)) }
     }
 
@@ -390,7 +431,7 @@ extension FramingEngine {
         }
         if stream.isSkipping { return try skip(.skip(offset: stream.skipOffset, byteCount: UInt64(bytes.count)), of: stream, &receiver) }
         waitingBytes += bytes.count
-        stream.hold(.data(Array(bytes)), at: time)
+        holdInput(.data(Array(bytes)), of: stream, at: time)
     }
 
     /// Chooses `stream`'s format from its held bytes and replays them, then frames `rest` (the
@@ -407,8 +448,7 @@ extension FramingEngine {
             let known = usedFormats.firstIndex(of: format)
             let index = known ?? register(format)
             stream.currentFormatIndex = index
-            try receiver.receive(.formatDetected(format, stream: stream, isNew: known == nil))
-            try replay(stream, with: index, &receiver)
+            try replay(stream, with: index, &receiver, announcing: .formatDetected(format, stream: stream, isNew: known == nil))
             if !rest.isEmpty { try step(stream, .bytes(UnsafeRawBufferPointer(rebasing: rest)), at: time, &receiver) }
             if fallbackFormat == nil {
                 fallbackFormat = index
@@ -443,21 +483,32 @@ extension FramingEngine {
     /// held data (a stream that starts with a gap has nothing to say it about).
     @usableFromInline mutating func assume<R: FramingReceiver>(_ index: Int, for stream: FramedStream<Context>, _ receiver: inout R) throws where R.Context == Context {
         stream.currentFormatIndex = index
+        var announcement: FramingEvent<Context>?
         if stream.heldByteCount > 0 {
             assumedStreamCount += 1
-            try receiver.receive(.formatAssumed(stream: stream))
+            announcement = .formatAssumed(stream: stream)
         }
-        try replay(stream, with: index, &receiver)
+        try replay(stream, with: index, &receiver, announcing: announcement)
     }
 
     /// Gives `stream` the format at `index` and feeds its decoder everything held, each input
-    /// with its own time.
-    @usableFromInline mutating func replay<R: FramingReceiver>(_ stream: FramedStream<Context>, with index: Int, _ receiver: inout R) throws where R.Context == Context {
+    /// with its own time and sequence number, after `announcement` (at the first input's).
+    @usableFromInline mutating func replay<R: FramingReceiver>(_ stream: FramedStream<Context>, with index: Int, _ receiver: inout R,
+                                                               announcing announcement: FramingEvent<Context>?) throws where R.Context == Context {
         use(index, for: stream)
         let held = stream.held
-        stream.held.removeAll()
-        stream.heldByteCount = 0
-        for (input, time) in held {
+        releaseHeld(of: stream)
+        beginReplay()
+        defer { endReplay() }
+        if case .formatDetected = announcement {
+            // At once, not in input order: a new format is registered before any output uses it.
+            try receiver.receive(announcement!)
+        } else if let announcement {
+            replaySequence = held.first?.sequence ?? inputSequence
+            try deliver(announcement, about: stream, &receiver)
+        }
+        for (input, time, sequence) in held {
+            replaySequence = sequence
             stream.currentTime = time
             switch input {
             case .data(let bytes):
@@ -504,11 +555,13 @@ extension FramingEngine {
         skippedStreamCount += 1
         if firstSkipped == nil { firstSkipped = (stream, stream.heldDataPrefix) }
         let held = stream.held
-        stream.held.removeAll()
-        stream.heldByteCount = 0
+        releaseHeld(of: stream)
+        beginReplay()
+        defer { endReplay() }
         // Contiguous held data (the detection probe, then the rest) is one skip.
         var pending: UInt64 = 0
-        for (index, (input, time)) in held.enumerated() {
+        for (index, (input, time, sequence)) in held.enumerated() {
+            replaySequence = sequence
             stream.currentTime = time
             switch input {
             case .data(let bytes):
@@ -521,7 +574,7 @@ extension FramingEngine {
                 try skip(.gap(offset: stream.skipOffset, byteCount: length), of: stream, &receiver)
             case .notice(let notice):
                 if case .discarded(_, let length, _) = notice { stream.skipOffset += length }
-                try receiver.receive(.notice(notice, stream: stream))
+                try deliver(.notice(notice, stream: stream), about: stream, &receiver)
             case .end:
                 stream.release()
             }
@@ -529,15 +582,16 @@ extension FramingEngine {
     }
 
     /// Emits an output of a given-up stream and moves its offset past it.
-    @usableFromInline func skip<R: FramingReceiver>(_ output: FrameDecoderOutput, of stream: FramedStream<Context>, _ receiver: inout R) throws where R.Context == Context {
+    @usableFromInline mutating func skip<R: FramingReceiver>(_ output: FrameDecoderOutput, of stream: FramedStream<Context>, _ receiver: inout R) throws where R.Context == Context {
         stream.skipOffset += output.byteCount
-        try receiver.receive(output, from: stream)
+        try deliver(output, from: stream, &receiver)
     }
 
     /// Framing cannot go on without a format: says which stream fit none, and returns the error.
-    @usableFromInline func undetectable<R: FramingReceiver>(_ stream: FramedStream<Context>, firstBytes: [UInt8],
+    @usableFromInline mutating func undetectable<R: FramingReceiver>(_ stream: FramedStream<Context>, firstBytes: [UInt8],
                                                             _ receiver: inout R) throws -> FormatDetectionError where R.Context == Context {
-        try receiver.receive(.formatUndetectable(stream, firstBytes: firstBytes))
+        try deliver(.formatUndetectable(stream, firstBytes: firstBytes), about: stream, &receiver)
+        try flushHeldOutputs(&receiver, all: true)
         return FormatDetectionError(stream: stream.key, firstBytes: firstBytes)
     }
 }

@@ -1,8 +1,8 @@
 import FrameCodec
 import PacketDecoding
 
-/// What a ``FramingEngine`` hands back, in stream order for each stream and in input order
-/// across streams.
+/// What a ``FramingEngine`` hands back, in stream order for each stream and in the order of
+/// the inputs that completed them across streams (a new format's `formatDetected` at once).
 ///
 /// `Context` is what the caller attached to each stream when its connection opened (a label,
 /// counters); every event carries the stream, so the caller reads it without a lookup.
@@ -31,7 +31,7 @@ public enum FramingEvent<Context> {
     /// ``ReassemblyNotice/discarded(offset:length:capturedBytes:)`` the decoder first reports its
     /// unfinished frame `truncated` and resyncs after the range, as after a gap.
     case notice(ReassemblyNotice, stream: FramedStream<Context>)
-    /// Both streams of a connection ended (they emitted their last outputs before this).
-    /// A stream still waiting for a format may emit its outputs later, at ``FramingEngine/finish(at:_:)``.
+    /// Both streams of a connection ended (they emitted their last outputs before this, held
+    /// back with them while another stream waited for a format).
     case connectionClosed(client: FramedStream<Context>, server: FramedStream<Context>)
 }

@@ -8,4 +8,8 @@ public enum FramingLimit: Hashable, Sendable {
     /// ``FramingConfiguration/maxBufferedBytes``: the stream whose partial frame waited longest
     /// gave it up as `truncated`.
     case bufferedBytesTotal
+    /// ``FramingConfiguration/maxUndecidedBytes``, spent on outputs held back so that outputs
+    /// come in input order behind a stream whose format was undecided: that stream's format
+    /// was decided from the bytes it had (or it was given up, waiting for a fallback format).
+    case heldOutputsTotal
 }

@@ -12,9 +12,12 @@ import StreamFraming
 /// ```
 ///
 /// - Detection: the connection is TLS when its client's first bytes are a handshake record
-///   holding a ClientHello; when either direction begins with some other TLS record header
-///   (the capture began mid-connection) both directions are reported ``TLSNoKeyReason/noHandshake``;
-///   anything else passes through unchanged, so plaintext connections frame as without the layer.
+///   holding a ClientHello; when the first direction begins with some other TLS record header
+///   (the capture began mid-connection) both directions are reported ``TLSNoKeyReason/noHandshake``,
+///   their bytes counted and not framed. A connection whose TCP handshake was not captured may
+///   also begin inside a record: its first direction is searched for two consecutive plausible
+///   record headers within one maximal record (``RecordSync``). Anything else passes through
+///   unchanged, so plaintext connections frame as without the layer.
 /// - Records (RFC 8446 §5.1, RFC 5246 §6.2) are reassembled across segments and read in place
 ///   when a segment holds them whole; a record header announcing more than
 ///   ``maxRecordLength`` bytes stops the direction (``TLSDecryptFailure/recordTooLong``).
@@ -83,6 +86,8 @@ public final class TLSConnectionLayer: ConnectionLayer {
     }
 
     private let keys: TLSKeyProvider
+    private let handshakeMayBeMissing: Bool
+    private var sync = RecordSync()
     private var mode = Mode.undecided
     private var directions = [Direction(), Direction()]
     /// The direction whose bytes came first, while undecided.
@@ -97,9 +102,16 @@ public final class TLSConnectionLayer: ConnectionLayer {
     /// Decrypted plaintext of one record.
     private var scratch: UnsafeMutableRawBufferPointer?
 
-    /// - Parameter keys: Where the secrets of the connection's client random are looked up.
-    public init(keys: TLSKeyProvider) {
+    /// - Parameters:
+    ///   - keys: Where the secrets of the connection's client random are looked up.
+    ///   - handshakeMayBeMissing: The capture has no TCP handshake for the connection (it began
+    ///     mid-connection: ``RoleEvidence/firstPacket``), so its first bytes may be inside a TLS
+    ///     record. Detection then waits for a record boundary to be confirmed or ruled out (at
+    ///     most about two maximal records of the first direction, or its end) before taking the
+    ///     connection for plaintext.
+    public init(keys: TLSKeyProvider, handshakeMayBeMissing: Bool = false) {
         self.keys = keys
+        self.handshakeMayBeMissing = handshakeMayBeMissing
     }
 
     deinit { scratch?.deallocate() }
@@ -123,7 +135,11 @@ public final class TLSConnectionLayer: ConnectionLayer {
         case .undecided:
             if first == nil { first = direction }
             directions[direction.rawValue].probe.append(contentsOf: bytes)
-            if directions[first!.rawValue].probe.count >= 6 || directions[direction.rawValue].probe.count > 1 << 16 {
+            let probe = directions[first!.rawValue].probe
+            let decidable = handshakeMayBeMissing
+                ? Self.startsWithClientHello(probe, from: first!) || sync.scan(probe, final: false) != .needMore
+                : probe.count >= 6
+            if decidable || directions[direction.rawValue].probe.count > 1 << 16 {
                 try decide(emit)
             }
         }
@@ -170,8 +186,15 @@ public final class TLSConnectionLayer: ConnectionLayer {
         let firstDirection = first ?? .clientToServer
         let probe = directions[firstDirection.rawValue].probe
         let looksLikeRecord = probe.count >= 3 && (20...23).contains(probe[0]) && probe[1] == 3 && probe[2] <= 4
-        if firstDirection == .clientToServer, probe.count >= 6, probe[0] == 22, looksLikeRecord, probe[5] == 1 {
+        if Self.startsWithClientHello(probe, from: firstDirection) {
             mode = .tls
+        } else if handshakeMayBeMissing {
+            if case .found = sync.scan(probe, final: true) {
+                mode = .tls
+                for direction in StreamDirection.allCases { stop(direction, .noKey(.noHandshake)) }
+            } else {
+                mode = .passthrough
+            }
         } else if looksLikeRecord {
             mode = .tls
             for direction in StreamDirection.allCases { stop(direction, .noKey(.noHandshake)) }
@@ -185,6 +208,11 @@ public final class TLSConnectionLayer: ConnectionLayer {
             guard !bytes.isEmpty else { continue }
             try bytes.withUnsafeBytes { try receive($0, from: direction, emit) }
         }
+    }
+
+    /// Whether a client's first bytes are a handshake record holding a ClientHello.
+    private static func startsWithClientHello(_ probe: [UInt8], from direction: StreamDirection) -> Bool {
+        direction == .clientToServer && probe.count >= 6 && probe[0] == 22 && probe[1] == 3 && probe[2] <= 4 && probe[5] == 1
     }
 
     // MARK: Records
@@ -257,9 +285,10 @@ public final class TLSConnectionLayer: ConnectionLayer {
         let fragment = UnsafeRawBufferPointer(rebasing: record[5...])
         let isTLS13 = suite?.isTLS13 == true
         if type == 20 {
-            // TLS 1.3 sends change_cipher_spec for middlebox compatibility only (RFC 8446 §D.4).
+            // TLS 1.3 sends change_cipher_spec for middlebox compatibility only (RFC 8446 §D.4),
+            // also right after a HelloRetryRequest, before the ServerHello that follows it.
             if serverHello == nil {
-                stop(direction, .noKey(.noHandshake), at: offset + UInt64(record.count))
+                if !helloRetried { stop(direction, .noKey(.noHandshake), at: offset + UInt64(record.count)) }
             } else if !isTLS13 {
                 installTLS12Keys(direction, nextRecordAt: offset + UInt64(record.count))
                 if directions[d].held == nil { try announce(emit) }

@@ -16,9 +16,11 @@ import Testing
         return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 
-    /// `analyze --json` of a fixture, at the time scale its generator ran at: the verdict records by rule.
-    static func verdicts(_ name: String, scale: Double) throws -> (verdicts: [String: [String: Any]], result: FrameDumpProcess.Result) {
-        let result = try FrameDumpProcess.run(["analyze", "--json", "--time-scale", "\(scale)", "Fixtures/analyze/\(name).pcap"])
+    /// `analyze --json` of a fixture, at the time scale its generator ran at (with the policy file
+    /// it followed, else im-default): the verdict records by rule.
+    static func verdicts(_ name: String, scale: Double, policy: String? = nil) throws -> (verdicts: [String: [String: Any]], result: FrameDumpProcess.Result) {
+        let policyArguments = policy.map { ["--policy", "Fixtures/analyze/\($0)"] } ?? []
+        let result = try FrameDumpProcess.run(["analyze", "--json", "--time-scale", "\(scale)"] + policyArguments + ["Fixtures/analyze/\(name).pcap"])
         var verdicts: [String: [String: Any]] = [:]
         for line in result.stdout.split(separator: "\n") {
             let record = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
@@ -28,7 +30,7 @@ import Testing
     }
 
     @Test func everyFixtureHasItsExpectations() {
-        #expect(Self.fixtures.count >= 12, "\(Self.fixtures)")
+        #expect(Self.fixtures.count >= 20, "\(Self.fixtures)")
         for name in Self.fixtures {
             #expect(FileManager.default.fileExists(atPath: FrameDumpProcess.packageRoot.appendingPathComponent("Fixtures/analyze/\(name).expected.json").path), "\(name)")
         }
@@ -40,7 +42,7 @@ import Testing
         let expectations = try Self.expectations(name)
         let expected = try #require(expectations["expected"] as? [String: String])
         let scale = try #require(expectations["scale"] as? Double)
-        let (verdicts, result) = try Self.verdicts(name, scale: scale)
+        let (verdicts, result) = try Self.verdicts(name, scale: scale, policy: expectations["policy"] as? String)
         #expect(Set(verdicts.keys).isSuperset(of: expected.keys), "\(result)")
         for (rule, outcome) in expected.sorted(by: { $0.key < $1.key }) {
             let verdict = verdicts[rule]
@@ -78,6 +80,21 @@ import Testing
         for (measured, sent) in zip(delays, builtDelays) { #expect(abs(measured - sent) < 1e-6, "\(delays) vs \(builtDelays)") }
         #expect(backoff["expected"] as? [Double] == (built["expected"] as? [Int])?.map(Double.init))
         #expect(backoff["refused"] as? Int == built["refused"] as? Int)
+    }
+
+    /// SYNs that get no answer (hand-built: loopback answers every SYN unless a firewall rule
+    /// drops it): each retry ends the unanswered attempt before it, and the delays, counted from
+    /// each attempt's SYN, are the builder's.
+    @Test func synTimeoutFigures() throws {
+        let expectations = try Self.expectations("hb-syn-timeout")
+        let built = try #require(expectations["reconnect_backoff"] as? [String: Any])
+        let (verdicts, _) = try Self.verdicts("hb-syn-timeout", scale: 1)
+        let backoff = try #require(verdicts["reconnect_backoff"])
+        #expect(backoff["unanswered"] as? Int == built["unanswered"] as? Int && backoff["refused"] as? Int == built["refused"] as? Int)
+        let delays = try #require(backoff["delays"] as? [Double]), builtDelays = try #require(built["delays"] as? [Double])
+        #expect(delays.count == builtDelays.count)
+        for (measured, sent) in zip(delays, builtDelays) { #expect(abs(measured - sent) < 1e-6, "\(delays) vs \(builtDelays)") }
+        #expect(backoff["expected"] as? [Double] == (built["expected"] as? [Int])?.map(Double.init))
     }
 
     /// The text form: one line per rule, starting with its outcome; a failure's evidence beneath it.
@@ -152,6 +169,72 @@ import Testing
         #expect(delays.count == waited.count)
         // The client's clock and the capture's differ by the time a packet takes through lo.
         for (measured, slept) in zip(delays, waited) { #expect(abs(measured - slept) < 0.005, "\(delays) vs \(waited)") }
+    }
+
+    /// Sessions per client host and type over time: the open count after each open and close, as
+    /// the generator's log of its connects and closes gives it, at the same moments.
+    @Test func sessionSeriesIsTheGenerators() throws {
+        let log = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: FrameDumpProcess.packageRoot
+            .appendingPathComponent("Fixtures/analyze/too-many-sessions.log.json"))) as? [String: Any])
+        let events = try #require(log["events"] as? [[String: Any]])
+        let typed = Set(events.filter { $0["what"] as? String == "msg" && $0["session"] is String }.compactMap { $0["port"] as? Int })
+        var open = 0
+        var logged: [(at: Double, count: Int)] = []
+        for event in events {
+            let port = (event["local_port"] ?? event["port"]) as? Int
+            guard let port, typed.contains(port), let at = event["t"] as? Double else { continue }
+            switch event["what"] as? String {
+            case "connected": open += 1
+            case "client_close", "server_ended": open -= 1
+            default: continue
+            }
+            logged.append((at, open))
+        }
+        let result = try FrameDumpProcess.run(["analyze", "--json", "--time-scale", "0.05", "Fixtures/analyze/too-many-sessions.pcap"])
+        let records = try result.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let series = try #require(records.first { $0["scope"] as? String == "sessions" }, "\(result)")
+        #expect(series["client"] as? String == "127.0.0.1" && series["session"] as? String == "chat" && series["max_per_type"] as? Int == 3)
+        let steps = try #require(series["open"] as? [[Double]])
+        #expect(steps.map { Int($0[1]) } == logged.map(\.count), "\(steps) vs \(logged)")
+        #expect(series["most_open"] as? Int == logged.map(\.count).max())
+        // The log's clock and the capture's differ by a constant and by the time a packet takes through lo.
+        for (step, event) in zip(steps, logged) {
+            #expect(abs((step[0] - steps[0][0]) - (event.at - logged[0].at)) < 0.01, "\(steps) vs \(logged)")
+        }
+    }
+
+    /// Protobuf bodies: the ids the policy's field number paths find are the ones the generator
+    /// sent (its log names the message it sent again after its ack); read as JSON (im-default),
+    /// the same frames have no ids and the duplicate goes unseen.
+    @Test func protobufIDsAreTheGenerators() throws {
+        let log = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: FrameDumpProcess.packageRoot
+            .appendingPathComponent("Fixtures/analyze/protobuf-duplicate.log.json"))) as? [String: Any])
+        let events = try #require(log["events"] as? [[String: Any]])
+        let copies = events.filter { $0["what"] as? String == "msg" && $0["again"] as? Bool == true && $0["since"] == nil }
+        let duplicated = try #require(copies.first?["id"] as? Int)
+        let (verdicts, _) = try Self.verdicts("protobuf-duplicate", scale: 0.05, policy: "protobuf.policy.json")
+        let notes = (verdicts["duplicate"]?["evidence"] as? [[String: Any]] ?? []).compactMap { $0["note"] as? String }
+        #expect(notes.count == copies.count && notes.allSatisfy { $0.hasPrefix("msg \(duplicated) sent again") }, "\(notes)")
+        let sent = Set(events.filter { $0["what"] as? String == "msg" }.compactMap { $0["id"] as? Int })
+        #expect(verdicts["reorder"]?["ids"] as? Int == sent.count)
+        let (asJSON, _) = try Self.verdicts("protobuf-duplicate", scale: 0.05)
+        #expect(asJSON["duplicate"]?["outcome"] as? String == "not_seen", "\(asJSON["duplicate"] ?? [:])")
+    }
+
+    /// A value name or field the format lacks: said with the policy file's line and column; a
+    /// usage error when --format fixes the format, else the analysis is incomplete (exit 2).
+    @Test func unknownValueNamesSayWhere() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-names-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let policy = directory.appendingPathComponent("names.json")
+        try Data("{\"frames\": {\n \"ping\": {\"cmd\": \"pingg\"}}}".utf8).write(to: policy)
+        let fixed = try FrameDumpProcess.run(["analyze", "--format", "h12", "--policy", policy.path, "Fixtures/analyze/protobuf-duplicate.pcap"])
+        let message = "frames.ping.cmd: cmd of format h12 has no value named 'pingg' (its names: ping, pong, msg, ack), at line 2, column 11"
+        #expect(fixed.status == 1 && fixed.stderr.contains(message), "\(fixed)")
+        let detected = try FrameDumpProcess.run(["analyze", "--policy", policy.path, "Fixtures/analyze/protobuf-duplicate.pcap"])
+        #expect(detected.status == 2 && detected.stderr.contains(message), "\(detected)")
+        #expect(detected.stdout.contains("NOT SEEN heartbeat_interval"), "\(detected)")
     }
 
     @Test func inputThatIsNoCaptureIsAnError() throws {

@@ -27,11 +27,11 @@ import Testing
     }
 
     @Test func everyScenarioHasItsGolden() {
-        #expect(CaptureFixture.tls.count >= 19)
+        #expect(CaptureFixture.tls.count >= 25)
     }
 
-    /// Per connection: one `tls` line whose version, suite, SNI, ALPN, keys and resumption are
-    /// what the client saw; per direction with keys, the frames decoded are exactly the frames
+    /// Per connection: one `tls` line whose version, suite, SNI, ALPN, keys, resumption and
+    /// HelloRetryRequest are what the client saw (the server, for the HelloRetryRequest); per direction with keys, the frames decoded are exactly the frames
     /// written (offset in plaintext, body length, cmd) with good checksums, tiling the plaintext
     /// to the bytes written; without keys, no frame and one `tls_no_key`.
     @Test(arguments: CaptureFixture.tls)
@@ -56,6 +56,7 @@ import Testing
             #expect(session["alpn"] as? [String] == ["h12"], "\(label)")
             #expect(session["keys"] as? Bool == logged, "\(label)")
             #expect(session["resumed"] as? Bool == connection["resumed"] as? Bool, "\(label)")
+            #expect(session["hello_retry"] as? Bool == connection["hello_retry"] as? Bool ?? false, "\(label): HelloRetryRequest")
             for (key, name) in [("client_to_server", "c2s"), ("server_to_client", "s2c")] {
                 let sent = connection[key] as? [String: Any] ?? [:]
                 let records = mine.filter { $0["dir"] as? String == name && $0["type"] as? String != "tls" }
@@ -100,6 +101,10 @@ import Testing
             "ECDHE-RSA-AES128-SHA": "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
             "ECDHE-RSA-AES128-SHA256": "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256",
             "ECDHE-RSA-AES256-SHA384": "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384",
+            "ECDHE-ECDSA-AES128-GCM-SHA256": "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+            "ECDHE-ECDSA-CHACHA20-POLY1305": "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+            "DHE-RSA-AES128-GCM-SHA256": "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256",
+            "DHE-RSA-AES256-SHA256": "TLS_DHE_RSA_WITH_AES_256_CBC_SHA256",
         ]
         return table[openSSL] == iana
     }

@@ -23,7 +23,7 @@ import Testing
         {"frames":{"field":"op","ping":"9"},"message_id":{"msg":{"field":"seq"},"ack":{"json":"ack.id"}},
          "sessions":{"type_by":{"server_port":{"5222":"chat","3478":"media"}}},"reconnect":{"cap_s":2.5}}
         """#)
-        #expect(policy.frames.field == "op" && policy.frames.ping == 9 && policy.frames.pong == 2)
+        #expect(policy.frames.field == "op" && policy.frames.ping.map(\.value) == [.number(9)] && policy.frames.pong.map(\.field) == ["op"])
         #expect(policy.messageID == .field("seq") && policy.ackID == .json(["ack", "id"]))
         #expect(policy.sessions.typeBy == .serverPort([5222: "chat", 3478: "media"]))
         #expect(policy.reconnect.cap == 2_500_000_000 && policy.reconnect.base == 1_000_000_000)
@@ -34,8 +34,13 @@ import Testing
         (#"{"reconnect":{"base_s":"1"}}"#, "reconnect.base_s: expected a number of seconds ≥ 0"),
         (#"{"message_id":{"msg":{"body_uint":9}}}"#, "message_id.msg.body_uint: expected a byte count from 1 to 8"),
         (#"{"message_id":{"msg":{"json":"a..b"}}}"#, "message_id.msg.json: expected a key path"),
-        (#"{"frames":[1]}"#, "frames: expected a JSON object"),
-        (#"{"sessions":{"type_by":{}}}"#, "sessions.type_by: expected one of server_port, field (with values), json"),
+        (#"{"frames":[1]}"#, "frames: expected a JSON object, at line 1, column 2"),
+        ("{\n \"frames\": {\"ping\": true}}", "frames.ping: expected a value of cmd (a number or a value name), or an object of header fields and their values, at line 2, column 13"),
+        (#"{"frames":{"ping":{"cmd":[1]}}}"#, "frames.ping.cmd: expected a value of cmd (a number or a value name), at line 1, column 20"),
+        (#"{"message_id":{"msg":{"protobuf":[0]}}}"#, "message_id.msg.protobuf: expected a list of protobuf field numbers"),
+        (#"{"message_id":{"msg":{"protobuf":[]}}}"#, "message_id.msg.protobuf: expected a list of protobuf field numbers"),
+        (#"{"heartbeat":{"pong_timeout":5}}"#, "heartbeat.pong_timeout: expected a known key (intervals_s, pong_timeout_s, missed_pongs), at line 1, column 15"),
+        (#"{"sessions":{"type_by":{}}}"#, "sessions.type_by: expected one of server_port, field (with values), json, protobuf"),
         ("{\"name\":", "expected a JSON object (column 9: expected a JSON value"),
     ])
     func errorsNameTheKey(_ text: String, _ message: String) {
@@ -45,6 +50,55 @@ import Testing
         } catch {
             #expect(error.description.hasPrefix(message), "\(error)")
         }
+    }
+
+    /// Roles by the spec's value names (`cmd:u8{1=ping,…}`) or by several header fields; ids and
+    /// session types by a protobuf field number path.
+    @Test func rolesByNameAndIDsByProtobufPath() throws {
+        let policy = try parse(#"""
+        {"frames":{"ping":{"cmd":"ping"},"pong":"pong","msg":{"cmd":3,"ver":"1"},"ack":"ack"},
+         "message_id":{"msg":{"protobuf":[2,1]},"ack":{"protobuf":[1]}},"sessions":{"type_by":{"protobuf":[2,2]}}}
+        """#)
+        #expect(policy.frames.ping == [AnalyzePolicy.FieldCondition(field: "cmd", value: .name("ping"), path: "")])
+        #expect(policy.frames.pong == [AnalyzePolicy.FieldCondition(field: "cmd", value: .name("pong"), path: "")])
+        #expect(policy.frames.msg.map(\.field) == ["cmd", "ver"] && policy.frames.msg.map(\.value) == [.number(3), .number(1)])
+        #expect(policy.frames.ping.first?.location?.description == "line 1, column 20")
+        #expect(policy.messageID == .protobuf([2, 1]) && policy.ackID == .protobuf([1]))
+        #expect(policy.sessions.typeBy == .firstFrameProtobuf([2, 2]))
+        // h12 names cmd's values, so every role resolves.
+        #expect(FrameClassifier(format: .h12, policy: policy).problems.isEmpty)
+    }
+
+    /// A name the format does not define, or a field it lacks: the key path, what the format
+    /// has, and where the policy file says it.
+    @Test func unknownNamesAreReportedWithTheirPlace() throws {
+        let policy = try parse("{\"frames\": {\n  \"ping\": {\"cmd\": \"pingg\"},\n  \"pong\": {\"op\": 2}}}")
+        let problems = FrameClassifier(format: .h12, policy: policy).problems
+        #expect(problems == [
+            "frames.ping.cmd: cmd of format h12 has no value named 'pingg' (its names: ping, pong, msg, ack), at line 2, column 12",
+            "frames.pong.op: format h12 has no field 'op' (its fields: magic, ver, cmd, len, crc), at line 3, column 12",
+        ])
+        let unnamed = try parse(#"{"frames":{"field":"len","ping":"ping"}}"#)
+        #expect(FrameClassifier(format: .h12, policy: unnamed).problems.first?.contains("has no value named 'ping' (it names no values)") == true)
+    }
+
+    /// The protobuf reader: the field at the path, the last occurrence, nested messages, texts,
+    /// and nothing for a body that is not protobuf.
+    @Test func protobufPathsFindTheirField() {
+        // {1: 7, 2: {1: 42, 2: "chat"}, 1: 9}
+        let body: [UInt8] = [0x08, 7, 0x12, 0x08, 0x08, 42, 0x12, 0x04] + Array("chat".utf8) + [0x08, 9]
+        #expect(ProtobufIDReader.value(at: [1], in: body[...]) == .number(9))
+        #expect(ProtobufIDReader.value(at: [2, 1], in: body[...]) == .number(42))
+        #expect(ProtobufIDReader.value(at: [2, 2], in: body[...]) == .text("chat"))
+        #expect(ProtobufIDReader.value(at: [3], in: body[...]) == nil)
+        #expect(ProtobufIDReader.value(at: [1, 1], in: body[...]) == nil)
+        // Field 1 of a message that is not field 2 is not [2, 1].
+        let other: [UInt8] = [0x1A, 0x02, 0x08, 5]
+        #expect(ProtobufIDReader.value(at: [2, 1], in: other[...]) == nil)
+        #expect(ProtobufIDReader.value(at: [1], in: Array(#"{"id":1}"#.utf8)[...]) == nil)
+        // fixed32 and fixed64, little-endian.
+        let fixed: [UInt8] = [0x0D, 1, 0, 0, 0, 0x11, 2, 0, 0, 0, 0, 0, 0, 0]
+        #expect(ProtobufIDReader.value(at: [1], in: fixed[...]) == .number(1) && ProtobufIDReader.value(at: [2], in: fixed[...]) == .number(2))
     }
 
     @Test func scalingMultipliesEveryTime() {

@@ -75,7 +75,9 @@ import Testing
 
     /// A stream that starts mid-frame waits for a format found elsewhere, then is decoded with
     /// it, each output carrying the time of the input that completed it (the decoder reports a
-    /// skip once it has found the next whole frame).
+    /// skip once it has found the next whole frame), and in input order: its outputs, completed
+    /// by inputs at t200, come before the other stream's at t300 (only the new format's
+    /// detection is said at once, so that it is known before anything uses it).
     @Test func aStreamThatFitsNoPresetFallsBackToTheFirstDetected() throws {
         var recorder = FramingRecorder(FramingConfiguration())
         recorder.open(1)
@@ -87,8 +89,9 @@ import Testing
         try recorder.receive(frames, 2, at: 300)
         let kinds = recorder.events.map { "\($0.connection) \($0.kind) t\($0.time)" }
         #expect(kinds == [
-            "2 detected h12 new t300", "2 frame t300", "2 frame t300",
+            "2 detected h12 new t300",
             "1 assumed t200", "1 skip t200", "1 frame t200", "1 frame t200",
+            "2 frame t300", "2 frame t300",
         ])
         #expect(recorder.engine.assumedStreams == 1)
     }
@@ -122,10 +125,11 @@ import Testing
             try recorder.receive(Array(repeating: 0x41, count: 40), connection)
         }
         #expect(recorder.engine.skippedStreams == 3, "200 bytes waiting over a 100-byte budget: the 3 oldest are given up")
-        try recorder.gap(10, 1)
-        try recorder.receive(Array(repeating: 0x42, count: 5), 1)
         recorder.open(6)
         try recorder.receive(h12Frames(2), 6)
+        // After the format is found: nothing waits, so nothing is held back behind a waiting stream.
+        try recorder.gap(10, 1)
+        try recorder.receive(Array(repeating: 0x42, count: 5), 1)
         try recorder.finish()
         let first = recorder.outputs.filter { $0.connection == 1 }.map { "\($0.kind)@\($0.offset)+\($0.byteCount)" }
         #expect(first == ["skip@0+40", "gap@40+10", "skip@50+5"], "a given-up stream stays skipped, offsets continue")
@@ -292,5 +296,70 @@ import Testing
             let thrown = Self.run(&receiver, closures: closures)
             #expect(thrown == 1, "failing at event \(failAt) of \(total)")
         }
+    }
+
+    // MARK: Input order across streams
+
+    /// MQTT frames can be shorter than the detection probe: a stream whose first frame is a
+    /// 4-byte CONNACK holds it until more bytes come, while another connection's frames are
+    /// decoded. Its CONNACK is still emitted before them, since the input that completed it
+    /// came first; each output in the order of the inputs (numbered here by their times).
+    @Test func outputsComeInTheOrderOfTheInputsThatCompletedThem() throws {
+        var recorder = FramingRecorder(FramingConfiguration())
+        let connect: [UInt8] = [0x10, 0x0E, 0x00, 0x04] + Array("MQTT".utf8) + [0x04, 0x02, 0x00, 0x3C, 0x00, 0x02] + Array("c1".utf8)
+        let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
+        let puback: [UInt8] = [0x40, 0x02, 0x00, 0x01]
+        recorder.open(1)
+        recorder.open(2)
+        try recorder.receive(connect, 1, at: 1)
+        try recorder.receive(connack, 1, .serverToClient, at: 2)  // 4 bytes: held, undecided
+        try recorder.receive(connect, 2, at: 3)
+        try recorder.receive(connect, 2, at: 4)
+        try recorder.receive(puback + puback, 1, .serverToClient, at: 5)  // 12 bytes: decided
+        let frames = recorder.events.filter { $0.kind == "frame" }.map { "\($0.connection)/\($0.direction) t\($0.time)" }
+        #expect(frames == ["1/c2s t1", "1/s2c t2", "2/c2s t3", "2/c2s t4", "1/s2c t5", "1/s2c t5"])
+        #expect(recorder.engine.heldOutputs.count == recorder.engine.heldOutputsHead, "nothing is held back once no stream holds")
+    }
+
+    /// Without ``FramingConfiguration/ordersAcrossStreams`` (live input) each output comes as
+    /// soon as it is known: the held CONNACK after the other connection's frames.
+    @Test func liveInputEmitsEachOutputAtOnce() throws {
+        var configuration = FramingConfiguration()
+        configuration.ordersAcrossStreams = false
+        var recorder = FramingRecorder(configuration)
+        let connect: [UInt8] = [0x10, 0x0E, 0x00, 0x04] + Array("MQTT".utf8) + [0x04, 0x02, 0x00, 0x3C, 0x00, 0x02] + Array("c1".utf8)
+        recorder.open(1)
+        recorder.open(2)
+        try recorder.receive(connect, 1, at: 1)
+        try recorder.receive([0x20, 0x02, 0x00, 0x00], 1, .serverToClient, at: 2)
+        try recorder.receive(connect, 2, at: 3)
+        #expect(recorder.events.filter { $0.kind == "frame" }.map(\.time) == [1, 3], "frames of decided streams at once")
+        try recorder.receive([0x40, 0x02, 0x00, 0x01, 0x40, 0x02, 0x00, 0x02], 1, .serverToClient, at: 5)
+        #expect(recorder.events.filter { $0.kind == "frame" }.map(\.time) == [1, 3, 2, 5, 5])
+        #expect(recorder.engine.barriers.isEmpty)
+    }
+
+    /// What is held back for input order counts against ``FramingConfiguration/maxUndecidedBytes``:
+    /// past it the stream holding longest is decided from the bytes it has, after a limit event,
+    /// and nothing is lost; the held outputs stay within the budget after each input.
+    @Test func heldOutputsAreBoundedByTheUndecidedBudget() throws {
+        var recorder = FramingRecorder(FramingConfiguration(maxUndecidedBytes: 1000))
+        let frames = h12Frames(1)
+        recorder.open(1)
+        recorder.open(2)
+        try recorder.receive(frames, 1, at: 1)
+        try recorder.receive([0x55, 0xAA, 0x01], 1, .serverToClient, at: 2)  // 3 bytes of a header: held
+        for index in 0..<100 {
+            try recorder.receive(frames, 2, at: 10 + Int64(index))
+            #expect(recorder.engine.heldOutputBytes <= 1000)
+        }
+        let limits = recorder.events.filter { $0.kind.hasPrefix("limit") }
+        #expect(limits.map { "\($0.connection)/\($0.direction) \($0.kind)" } == ["1/s2c limit heldOutputsTotal"])
+        #expect(recorder.events.filter { $0.kind == "frame" && $0.connection == 2 }.count == 100)
+        try recorder.receive(Array(frames.dropFirst(3)), 1, .serverToClient, at: 500)
+        try recorder.finish()
+        #expect(recorder.events.filter { $0.kind == "frame" && $0.connection == 1 }.count == 2, "decided early as h12, its frame still whole")
+        let times = recorder.events.filter { $0.kind == "frame" }.map(\.time)
+        #expect(times == times.sorted(), "input order throughout")
     }
 }

@@ -88,8 +88,8 @@ struct LayerOutputs {
 
     /// Feeds `chunks` in order, each cut into pieces of at most `piece` bytes (nil: whole), then ends both directions.
     static func replay(_ chunks: [CapturedTLS.Chunk], keys: TLSKeyProvider, piece: Int? = nil,
-                       gapAt: Int? = nil) throws -> LayerOutputs {
-        let layer = TLSConnectionLayer(keys: keys)
+                       gapAt: Int? = nil, handshakeMayBeMissing: Bool = false) throws -> LayerOutputs {
+        let layer = TLSConnectionLayer(keys: keys, handshakeMayBeMissing: handshakeMayBeMissing)
         var outputs = LayerOutputs()
         for (index, chunk) in chunks.enumerated() {
             if index == gapAt {

@@ -1,5 +1,6 @@
 import PacketDecoding
 import StreamFraming
+import TestSupport
 import Testing
 import TLSDecryption
 
@@ -7,7 +8,8 @@ import TLSDecryption
 /// at a time and in small pieces, and damaged: every byte is plaintext or in an event.
 @Suite struct TLSConnectionLayerTests {
     static let scenarios = ["tls13-aes128gcm", "tls13-aes256gcm", "tls13-chacha20", "tls13-keyupdate", "tls13-large",
-                            "tls12-aes128gcm", "tls12-chacha20", "tls12-cbc-sha", "tls12-cbc-sha-noetm", "tls12-cbc-sha384-noetm"]
+                            "tls12-aes128gcm", "tls12-chacha20", "tls12-cbc-sha", "tls12-cbc-sha-noetm", "tls12-cbc-sha384-noetm",
+                            "tls13-hrr", "tls13-ecdsa", "tls12-ecdsa-chacha20", "tls12-dhe-aes128gcm", "tls12-dhe-cbc-sha256"]
 
     @Test(arguments: scenarios)
     func plaintextIsWhatEachSideWroteWhateverTheChunking(_ name: String) throws {
@@ -124,6 +126,25 @@ import TLSDecryption
         #expect(outputs.events == [.decryptError(.clientToServer, offset: 0, length: 40, reason: .truncated)])
     }
 
+    /// A ClientHello whose session ID length runs past its body: `malformed_handshake` for the
+    /// client's rest, and, with no client random, the server's rest has no handshake; nothing
+    /// is decrypted and every byte after the hello is in an event.
+    @Test func aMalformedClientHelloIsAnEventAndNothingIsDecrypted() throws {
+        var capture = try CapturedTLS("tls13-aes128gcm")
+        // Record header 5, handshake header 4, version 2, random 32: then the session ID length.
+        capture.damage(.clientToServer, at: 5 + 4 + 2 + 32) { _ in 0xFF }
+        let outputs = try LayerOutputs.replay(capture.chunks, keys: capture.keys)
+        #expect(outputs.plaintext == [[], []])
+        let (c2s, s2c) = (capture.stream(.clientToServer).count, capture.stream(.serverToClient).count)
+        let serverHelloEnd = UInt64(capture.records(.serverToClient)[0].length)
+        // Each direction reports when it ends: the client first.
+        #expect(outputs.events == [
+            .decryptError(.clientToServer, offset: UInt64(capture.records(.clientToServer)[0].length),
+                          length: UInt64(c2s - capture.records(.clientToServer)[0].length), reason: .malformedHandshake),
+            .noKey(.serverToClient, offset: serverHelloEnd, length: UInt64(s2c) - serverHelloEnd, reason: .noHandshake),
+        ], "\(outputs.events)")
+    }
+
     @Test func otherProtocolsPassThroughUnchanged() throws {
         let h12: [UInt8] = [0x55, 0xAA, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 7, 8]
         let outputs = try LayerOutputs.replay([CapturedTLS.Chunk(direction: .clientToServer, bytes: h12),
@@ -178,5 +199,44 @@ final class LateKeys: TLSKeyProvider {
         let never = try LayerOutputs.replay(capture.chunks, keys: LateKeys(TLSKeyLog(), misses: 0))
         #expect(never.plaintext == [[], []])
         #expect(never.events == fixed.events)
+    }
+
+    /// A connection whose capture began mid-connection (no TCP handshake), cut at every offset
+    /// of its client's third and fourth records (so inside a header, inside a fragment, at a
+    /// boundary): resync finds the records, and each direction is one `noHandshake` covering
+    /// all its bytes, whether fed whole or a byte at a time.
+    @Test func aCaptureCutAtAnyOffsetIsNoHandshake() throws {
+        let capture = try CapturedTLS("tls13-keyupdate")
+        let (c2s, s2c) = (capture.stream(.clientToServer), capture.stream(.serverToClient))
+        let clientRecords = capture.records(.clientToServer)
+        let serverStart = capture.records(.serverToClient)[3].offset
+        let cuts = clientRecords[2].offset..<clientRecords[4].offset
+        for cut in cuts {
+            let chunks = [CapturedTLS.Chunk(direction: .clientToServer, bytes: Array(c2s[cut...])),
+                          CapturedTLS.Chunk(direction: .serverToClient, bytes: Array(s2c[serverStart...]))]
+            for piece in cut == cuts.lowerBound + 3 ? [nil, 1] : [nil] {
+                let outputs = try LayerOutputs.replay(chunks, keys: capture.keys, piece: piece, handshakeMayBeMissing: true)
+                #expect(outputs.plaintext == [[], []], "cut at \(cut)")
+                #expect(outputs.events == [
+                    .noKey(.clientToServer, offset: 0, length: UInt64(c2s.count - cut), reason: .noHandshake),
+                    .noKey(.serverToClient, offset: 0, length: UInt64(s2c.count - serverStart), reason: .noHandshake),
+                ], "cut at \(cut), pieces of \(piece ?? 0)")
+            }
+        }
+    }
+
+    /// Bytes that are not TLS records, of a connection whose handshake was not captured, pass
+    /// through unchanged once one maximal record holds no record boundary (or the direction ends).
+    @Test(arguments: [40_000, 300])
+    func bytesWithoutRecordsPassThrough(_ count: Int) throws {
+        var random = FuzzRandom(seed: 0x7157)
+        // Every byte below 20: no offset can hold a record header.
+        let bytes = (0..<count).map { _ in UInt8(random.next() % 20) }
+        let chunks = stride(from: 0, to: count, by: 1000).map {
+            CapturedTLS.Chunk(direction: .clientToServer, bytes: Array(bytes[$0..<min(count, $0 + 1000)]))
+        }
+        let outputs = try LayerOutputs.replay(chunks, keys: TLSKeyLog(), handshakeMayBeMissing: true)
+        #expect(outputs.plaintext == [bytes, []])
+        #expect(outputs.events.isEmpty)
     }
 }

@@ -1,23 +1,26 @@
 import PacketDecoding
 
-/// `analyze --report FILE.html`: the result as one self-contained HTML page (inline CSS and
-/// SVG, no script, no outside asset):
+/// `analyze --report FILE.html`: the result as one self-contained HTML page (inline CSS, SVG
+/// and a small script, no outside asset):
 ///
 /// - the verdicts, one row per rule;
 /// - histograms of heartbeat intervals, pong round-trip times and ack latencies, with the
 ///   policy's limits drawn as red lines;
 /// - a timeline per client host: its connections as bars, refused attempts as ticks, each
 ///   reconnect delay written above its gap against the delay the backoff expects;
-/// - a ladder diagram per connection with frames: client and server lanes, one arrow per frame
-///   (labelled ping, pong, msg 7, ack 7), FINs, RSTs and gaps, missed pings, late pongs,
-///   retransmissions and duplicates marked by colour; long pauses are drawn as a break with
-///   their length, not to scale.
+/// - a chart per session type: the sessions each client host has open over time;
+/// - a ladder diagram per connection with frames, page by page: client and server lanes, one
+///   arrow per frame (labelled ping, pong, msg 7, ack 7), FINs, RSTs and gaps, missed pings,
+///   late pongs, retransmissions and duplicates marked by colour; long pauses are drawn as a
+///   break with their length, not to scale; above it an overview of the connection's whole
+///   span to zoom into (``AnalysisReport/ladders(_:origin:)``).
 ///
-/// Long captures stay readable and the file small: at most ``maxLadders`` ladders of at most
-/// ``ConnectionAnalysis/maxLadderEntries`` rows each, and the page says what was left out.
+/// Long captures stay readable and the file small: every connection with frames is reachable,
+/// its rows bounded per window of its time (``LadderTimeline``) and over the analysis
+/// (``Analyzer/maxLadderRows``); the page says what was not kept.
 enum AnalysisReport {
-    /// The most ladder diagrams drawn: the first connections with frames, in capture order.
-    static let maxLadders = 40
+    /// The most client hosts given a timeline.
+    static let maxTimelines = 200
 
     /// Writes `result`'s page to `path`.
     ///
@@ -49,6 +52,7 @@ enum AnalysisReport {
         table{border-collapse:collapse}td,th{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
         .PASS{color:#1a7f37;font-weight:bold}.FAIL{color:#cf222e;font-weight:bold}.NOT{color:#888}
         svg{display:block;margin:8px 0;background:#fafafa;border:1px solid #ddd}
+        h3{font-size:14px;margin:18px 0 4px}.pager{margin:8px 0}
         svg text{font:11px system-ui,sans-serif}
         .note{color:#666}
         </style></head><body>
@@ -73,17 +77,26 @@ enum AnalysisReport {
         var byClient: [IPAddress: [ConnectionAnalysis]] = [:]
         for connection in result.connections { byClient[connection.client.address, default: []].append(connection) }
         let delays = Dictionary(result.reconnectDelays.map { ($0.client, $0.delays) }, uniquingKeysWith: { $0 + $1 })
-        for client in byClient.keys.sorted() {
+        // Hosts that reconnected first: their delays are what a timeline is for.
+        let hosts = byClient.keys.sorted { (delays[$0] == nil ? 1 : 0, $0) < (delays[$1] == nil ? 1 : 0, $1) }
+        for client in hosts.prefix(maxTimelines) {
             page += timeline(client: client, connections: byClient[client]!, delays: delays[client] ?? [], origin: origin, end: end,
                              policy: policy)
         }
-        page += "<h2>Ladder diagrams</h2>\n"
-        let drawn = result.connections.filter(\.drawsLadder)
-        for connection in drawn { page += ladder(connection, origin: origin) }
-        let notDrawn = result.connections.count { $0.frames > 0 && !$0.drawsLadder }
-        if notDrawn > 0 {
-            page += "<p class=\"note\">\(notDrawn) more connections with frames not drawn (at most \(maxLadders)).</p>\n"
+        if hosts.count > maxTimelines {
+            page += "<p class=\"note\">\(hosts.count - maxTimelines) more client hosts not drawn (at most \(maxTimelines); those that reconnected first); "
+            page += "every host's reconnect delays are in the JSON measure records.</p>\n"
         }
+        if !result.sessionPools.isEmpty {
+            page += "<h2>Sessions open per client host and type</h2>\n"
+            let types = Set(result.sessionPools.map(\.key.type)).sorted()
+            for type in types {
+                page += sessionChart(type: type, pools: result.sessionPools.filter { $0.key.type == type }, origin: origin, end: end,
+                                     maxPerType: policy.sessions.maxPerType)
+            }
+        }
+        page += "<h2>Ladder diagrams</h2>\n"
+        page += ladders(result, origin: origin)
         page += "</body></html>\n"
         return Array(page.utf8)
     }
@@ -149,62 +162,54 @@ enum AnalysisReport {
         return svg + "</svg>\n"
     }
 
-    /// One connection's frames as arrows between a client and a server lane, in order; a pause
-    /// longer than a tenth of the connection's span is drawn as a break labelled with its length.
-    private static func ladder(_ connection: ConnectionAnalysis, origin: Int64) -> String {
-        let width = 620.0, clientX = 110.0, serverX = 510.0, rowHeight = 18.0
-        let entries = connection.ladder
-        let span = (entries.last?.time.nanoseconds ?? 0) - (entries.first?.time.nanoseconds ?? 0)
-        var rows: [(entry: LadderEntry?, pause: Int64)] = []
-        var previous: Int64?
-        for entry in entries {
-            if let previous, entry.time.nanoseconds - previous > max(span / 10, 1) { rows.append((nil, entry.time.nanoseconds - previous)) }
-            rows.append((entry, 0))
-            previous = entry.time.nanoseconds
-        }
-        let height = 50 + Double(rows.count) * rowHeight + 20
-        var svg = "<svg class=\"ladder\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
-        svg += "<defs><marker id=\"a\(connection.number)\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#555\"/></marker></defs>"
-        svg += "<text x=\"10\" y=\"14\">conn \(connection.number): \(escape("\(connection.client)")) → \(escape("\(connection.server)"))\(connection.sessionType.map { " (\(escape($0)))" } ?? "")</text>"
-        svg += "<text x=\(quote(clientX - 20)) y=\"34\">client</text><text x=\(quote(serverX - 20)) y=\"34\">server</text>"
-        svg += "<line x1=\(quote(clientX)) y1=\"40\" x2=\(quote(clientX)) y2=\(quote(height - 10)) stroke=\"#888\"/>"
-        svg += "<line x1=\(quote(serverX)) y1=\"40\" x2=\(quote(serverX)) y2=\(quote(height - 10)) stroke=\"#888\"/>"
-        for (index, row) in rows.enumerated() {
-            let y = 52 + Double(index) * rowHeight
-            guard let entry = row.entry else {
-                svg += "<text x=\(quote((clientX + serverX) / 2 - 30)) y=\(quote(y + 4)) fill=\"#888\">⋯ \(Seconds(row.pause)) ⋯</text>"
-                continue
+    /// Client hosts whose session counts one chart draws (the first, in address order).
+    static let maxSessionLines = 20
+
+    /// One session type's open count over time, a step line per client host (at most
+    /// ``maxSessionLines``), with the per-type maximum as a red dashed line.
+    private static func sessionChart(type: String, pools: [(key: SessionPoolTracker.Key, pool: SessionPoolTracker.Pool)],
+                                     origin: Int64, end: Int64, maxPerType: Int) -> String {
+        let width = 900.0, left = 40.0, top = 24.0, bottom = 170.0, height = 200.0
+        let span = Double(max(1, end - origin))
+        let highest = Double(max(maxPerType + 1, pools.map(\.pool.mostOpen).max() ?? 0))
+        func x(_ time: Int64) -> Double { left + Double(time - origin) / span * (width - left - 10) }
+        func y(_ count: Int) -> Double { bottom - Double(count) / highest * (bottom - top) }
+        let colors = ["#1f6feb", "#1a7f37", "#8250df", "#d4a017", "#bf3989", "#0a7c86", "#6e7781"]
+        var svg = "<svg class=\"sessions\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" xmlns=\"http://www.w3.org/2000/svg\">"
+        svg += "<text x=\"\(left)\" y=\"14\">\(escape(type)) sessions open per client host (\(counted(pools.count, "host")))</text>"
+        svg += "<line x1=\(quote(left)) y1=\(quote(y(maxPerType))) x2=\(quote(width - 10)) y2=\(quote(y(maxPerType))) stroke=\"#cf222e\" stroke-dasharray=\"4 2\"/>"
+        svg += "<text x=\(quote(width - 12)) y=\(quote(y(maxPerType) - 3)) text-anchor=\"end\" fill=\"#cf222e\">at most \(maxPerType)</text>"
+        for (index, entry) in pools.prefix(maxSessionLines).enumerated() {
+            var points = "\(number(x(origin))),\(number(y(0)))"
+            var count = 0
+            for step in entry.pool.steps {
+                points += " \(number(x(step.at))),\(number(y(count)))"
+                points += " \(number(x(step.at))),\(number(y(step.count)))"
+                count = step.count
             }
-            let (from, to) = entry.direction == .clientToServer ? (clientX, serverX) : (serverX, clientX)
-            let color = self.color(entry)
-            let offset = Seconds(entry.time.nanoseconds - origin)
-            svg += "<text x=\"4\" y=\(quote(y + 4)) fill=\"#888\">\(offset)</text>"
-            svg += "<line x1=\(quote(from)) y1=\(quote(y)) x2=\(quote(to)) y2=\(quote(y + 8)) stroke=\"\(color)\" stroke-width=\"1.5\"\(entry.mark == .missed ? " stroke-dasharray=\"5 3\"" : "") marker-end=\"url(#a\(connection.number))\"/>"
-            let label = [.none, .fin, .reset].contains(entry.mark) ? entry.label : "\(entry.label) (\(entry.mark.rawValue))"
-            svg += "<text x=\(quote((clientX + serverX) / 2 - 40)) y=\(quote(y + 2)) fill=\"\(color)\">\(escape(label))</text>"
+            points += " \(number(x(end))),\(number(y(count)))"
+            let color = colors[index % colors.count]
+            svg += "<polyline points=\"\(points)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\"><title>\(escape("\(entry.key.client)")): most \(entry.pool.mostOpen) open</title></polyline>"
         }
-        if entries.count >= ConnectionAnalysis.maxLadderEntries {
-            svg += "<text x=\"10\" y=\(quote(height - 4)) fill=\"#888\">only the first \(entries.count) frames and events are drawn</text>"
+        for count in 0...Int(highest) {
+            svg += "<text x=\(quote(left - 6)) y=\(quote(y(count) + 4)) text-anchor=\"end\">\(count)</text>"
+        }
+        svg += "<line x1=\(quote(left)) y1=\(quote(bottom)) x2=\(quote(width - 10)) y2=\(quote(bottom)) stroke=\"#444\"/>"
+        svg += "<text x=\(quote(left)) y=\(quote(bottom + 16))>0 s</text><text x=\(quote(width - 10)) y=\(quote(bottom + 16)) text-anchor=\"end\">\(Seconds(end - origin))</text>"
+        if pools.count > maxSessionLines {
+            svg += "<text x=\(quote(left + 200)) y=\(quote(bottom + 16))>\(pools.count - maxSessionLines) more hosts not drawn</text>"
         }
         return svg + "</svg>\n"
     }
 
-    private static func color(_ entry: LadderEntry) -> String {
-        switch entry.mark {
-        case .missed, .premature, .duplicate, .reset: return "#cf222e"
-        case .late, .gap: return "#d4a017"
-        case .retransmission: return "#8250df"
-        case .fin: return "#222"
-        case .none: break
-        }
-        if entry.label.hasPrefix("msg") { return "#1f6feb" }
-        if entry.label.hasPrefix("ack") { return "#1a7f37" }
-        return "#777"
-    }
-
     /// A number as a quoted SVG attribute value, one decimal.
     private static func quote(_ value: Double) -> String {
-        "\"\(Double(Int((value * 10).rounded())) / 10)\""
+        "\"\(number(value))\""
+    }
+
+    /// A number for SVG, one decimal.
+    private static func number(_ value: Double) -> String {
+        "\(Double(Int((value * 10).rounded())) / 10)"
     }
 
     /// Text with `&`, `<`, `>` and `"` escaped for HTML.

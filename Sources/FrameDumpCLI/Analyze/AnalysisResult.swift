@@ -14,6 +14,8 @@ struct AnalysisResult {
     var intervals: Distribution
     var pongRTT: Distribution
     var ackLatency: Distribution
+    /// Sessions open per client host and type over time, in (client, type) order.
+    var sessionPools: [(key: SessionPoolTracker.Key, pool: SessionPoolTracker.Pool)]
     var policy: AnalyzePolicy
     var firstTime: Timestamp?
     var lastTime: Timestamp?
@@ -28,12 +30,14 @@ struct AnalysisResult {
         self.intervals = intervals
         self.pongRTT = pongRTT
         ackLatency = delivery.latency
+        sessionPools = sessions.pools.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         connections = analyzer.ended
         firstTime = analyzer.firstTime
         lastTime = analyzer.lastTime
         reconnectDelays = reconnects.delays.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let rule = Dictionary(uniqueKeysWithValues: rules.map { ($0.rule, $0) })
         let (backoff, jitter, inStep) = Self.judgeReconnects(reconnectDelays, policy: policy)
+        let herdNotCompared = Self.notComparedForHerd(reconnectDelays)
         let allDelays = reconnectDelays.flatMap(\.delays)
         let connections = self.connections
         verdicts = [
@@ -89,9 +93,24 @@ struct AnalysisResult {
                 Figure("expected", .durations(delays.map(\.expected))),
             ]))
         }
+        let origin = firstTime?.nanoseconds ?? 0
+        for (key, pool) in sessionPools {
+            measures.append(("sessions", [
+                Figure("client", .text("\(key.client)")), Figure("session", .text(key.type)),
+                Figure("max_per_type", .count(policy.sessions.maxPerType)), Figure("most_open", .count(pool.mostOpen)),
+                Figure("open", .steps(pool.steps.map { ($0.at - origin, $0.count) })),
+            ]))
+        }
         var limits: [Figure] = []
+        if sessions.stepsNotKept > 0 { limits.append(Figure("session_steps_not_kept", .count(sessions.stepsNotKept))) }
         if analyzer.connectionsNotKept > 0 { limits.append(Figure("connections_not_kept", .count(analyzer.connectionsNotKept))) }
         if delivery.idsNotTracked > 0 { limits.append(Figure("message_ids_not_tracked", .count(delivery.idsNotTracked))) }
+        let sampledConnections = connections.count { $0.heartbeat.isSampled || $0.pongRTT.isSampled }
+        if sampledConnections > 0 { limits.append(Figure("connection_samples_sampled", .count(sampledConnections))) }
+        if herdNotCompared.hosts > 0 { limits.append(Figure("herd_hosts_not_compared", .count(herdNotCompared.hosts))) }
+        if herdNotCompared.retries > 0 { limits.append(Figure("herd_retries_not_compared", .count(herdNotCompared.retries))) }
+        if analyzer.pingsNotFollowed > 0 { limits.append(Figure("pings_not_followed", .count(analyzer.pingsNotFollowed))) }
+        if analyzer.ladderRowsNotKept > 0 { limits.append(Figure("ladder_rows_not_kept", .count(analyzer.ladderRowsNotKept))) }
         for (name, distribution) in [("heartbeat_intervals", intervals), ("pong_rtt", pongRTT), ("ack_latency", delivery.latency)] where distribution.isSampled {
             limits.append(Figure("\(name)_sampled", .count(distribution.samples.count)))
         }
@@ -123,6 +142,13 @@ struct AnalysisResult {
     /// Client hosts and retries per host compared for reconnecting in step (the comparison is quadratic).
     static let maxHerdHosts = 200
     static let maxHerdRetries = 64
+
+    /// What the in-step comparison leaves out: client hosts past ``maxHerdHosts``, and retries
+    /// past ``maxHerdRetries`` of the hosts it compares.
+    static func notComparedForHerd(_ perClient: [(client: IPAddress, delays: [ReconnectTracker.Delay])]) -> (hosts: Int, retries: Int) {
+        let compared = perClient.prefix(maxHerdHosts)
+        return (perClient.count - compared.count, compared.reduce(0) { $0 + max(0, $1.delays.count - maxHerdRetries) })
+    }
 
     /// The backoff and jitter verdicts, and how many pairs of client hosts reconnected in step.
     private static func judgeReconnects(_ perClient: [(client: IPAddress, delays: [ReconnectTracker.Delay])],

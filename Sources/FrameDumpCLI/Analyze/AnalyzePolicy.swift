@@ -22,14 +22,76 @@ struct AnalyzePolicy: Equatable {
     var sessions: Sessions
     var limits: Limits
 
-    /// The header field and its values for ping, pong, msg and ack.
+    /// Which frames are ping, pong, msg and ack: for each role, the header field values a frame
+    /// of it has.
     struct FrameRoles: Equatable {
-        /// The field's name in the frame format (h12: `cmd`).
+        /// The field a role given as a bare value is read from, and the one a frame of no role
+        /// is labelled by (h12: `cmd`).
         var field: String
-        var ping: UInt64
-        var pong: UInt64
-        var msg: UInt64
-        var ack: UInt64
+        var ping: [FieldCondition]
+        var pong: [FieldCondition]
+        var msg: [FieldCondition]
+        var ack: [FieldCondition]
+
+        /// Each role by one value of `field`.
+        init(field: String, ping: UInt64, pong: UInt64, msg: UInt64, ack: UInt64) {
+            func only(_ role: String, _ value: UInt64) -> [FieldCondition] { [FieldCondition(field: field, value: .number(value), path: "frames.\(role)")] }
+            self.field = field
+            self.ping = only("ping", ping)
+            self.pong = only("pong", pong)
+            self.msg = only("msg", msg)
+            self.ack = only("ack", ack)
+        }
+    }
+
+    /// One header field's value a frame must have: `cmd` = `ping` (a name of the format's
+    /// `cmd:u8{1=ping,…}`) or `cmd` = 1.
+    ///
+    /// A name is resolved against each stream's format (``FrameClassifier``), since a policy is
+    /// read before the formats are known; ``path`` and ``location`` say where the policy file
+    /// wrote it, for the error when a format has no such field or name. Two conditions are equal
+    /// when their field and value are.
+    struct FieldCondition: Equatable {
+        var field: String
+        var value: FieldValue
+        /// The key path in the policy file, e.g. `frames.ping.cmd`.
+        var path: String
+        /// Where in the policy file; `nil` for a built-in policy.
+        var location: SourceLocation? = nil
+
+        static func == (lhs: FieldCondition, rhs: FieldCondition) -> Bool {
+            lhs.field == rhs.field && lhs.value == rhs.value
+        }
+    }
+
+    /// A header field's value in a policy: a number, or a name the format's value names give.
+    enum FieldValue: Equatable, CustomStringConvertible {
+        case number(UInt64)
+        case name(String)
+
+        var description: String {
+            switch self {
+            case .number(let number): String(number)
+            case .name(let name): "'\(name)'"
+            }
+        }
+    }
+
+    /// A place in a policy file: 1-based line and column (in Unicode scalars).
+    struct SourceLocation: Equatable, CustomStringConvertible {
+        var line: Int
+        var column: Int
+
+        /// The place of byte `index` of `text` (an index of `text`, not an offset from its start).
+        init(_ index: Int, in text: ArraySlice<UInt8>) {
+            let before = text[text.startIndex..<index]
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+            line = before.count(where: { $0 == UInt8(ascii: "\n") }) + 1
+            // UTF-8 continuation bytes (10xxxxxx) do not start a scalar.
+            column = before[lineStart...].count(where: { $0 & 0xC0 != 0x80 }) + 1
+        }
+
+        var description: String { "line \(line), column \(column)" }
     }
 
     /// Where a frame carries a message id.
@@ -40,6 +102,9 @@ struct AnalyzePolicy: Equatable {
         case json([String])
         /// The body's first `count` bytes (1...8) as a big-endian unsigned integer (h12's ack).
         case bodyInteger(count: Int)
+        /// A field of a protobuf body, by field numbers from the outer message in (`[2, 1]`:
+        /// field 1 of the message in field 2), read without a schema (``ProtobufIDReader``).
+        case protobuf([UInt32])
     }
 
     /// Keep-alive: how often the client pings and what it does when pongs stop.
@@ -99,6 +164,8 @@ struct AnalyzePolicy: Equatable {
         case field(String, [UInt64: String])
         /// A JSON string member of the client's first frame's body, by key path.
         case firstFrameJSON([String])
+        /// A string field of the client's first frame's protobuf body, by field number path.
+        case firstFrameProtobuf([UInt32])
     }
 
     /// The bounds of the analysis's state tables; reaching one is reported as a `limit` record.

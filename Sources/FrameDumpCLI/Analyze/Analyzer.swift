@@ -24,6 +24,10 @@ final class Analyzer {
     private(set) var ended: [ConnectionAnalysis] = []
     /// Connections whose records were not kept (the limit was reached).
     private(set) var connectionsNotKept = 0
+    /// Pings dropped unanswered from a full wait list (``ConnectionAnalysis/maxPendingPings``).
+    private(set) var pingsNotFollowed = 0
+    /// Ladder frames and events of kept connections counted but not kept as rows.
+    private(set) var ladderRowsNotKept = 0
     private var reconnects: ReconnectTracker
     private var delivery: DeliveryTracker
     private var sessions: SessionPoolTracker
@@ -35,8 +39,13 @@ final class Analyzer {
     private var pongRTT: Distribution
     private(set) var firstTime: Timestamp?
     private(set) var lastTime: Timestamp?
-    /// Connections given a ladder in the report so far (the first with frames).
-    private var laddersAllotted = 0
+    /// Ladder rows the report may still keep, over all connections.
+    private var ladderRowsLeft = Analyzer.maxLadderRows
+    /// The most ladder rows kept for the report, over all connections (``LadderTimeline``).
+    static let maxLadderRows = 50_000
+    /// What the policy names that a stream's format lacks (``FrameClassifier/problems``), once each:
+    /// its frames could not all be told apart, so the analysis is incomplete.
+    private(set) var policyProblems: [String] = []
     /// Frames whose stream had no connection (cannot happen with a capture; counted, not dropped silently).
     private(set) var framesWithoutConnection = 0
 
@@ -54,7 +63,9 @@ final class Analyzer {
 
     /// Registers a frame format; frames of it are read with the returned index.
     func add(_ format: FrameFormat) -> Int {
-        classifiers.append(FrameClassifier(format: format, policy: policy))
+        let classifier = FrameClassifier(format: format, policy: policy)
+        for problem in classifier.problems where !policyProblems.contains(problem) { policyProblems.append(problem) }
+        classifiers.append(classifier)
         return classifiers.count - 1
     }
 
@@ -84,7 +95,8 @@ final class Analyzer {
             if connection.endedAt == nil, reason == .fin {
                 end(connection, by: direction, with: .fin, at: time, offset: offset, established: true)
             }
-            connection.note(LadderEntry(time: time, direction: direction, label: reason == .fin ? "FIN" : "RST", mark: reason == .fin ? .fin : .reset))
+            connection.note(LadderEntry(time: time, direction: direction, label: reason == .fin ? "FIN" : "RST", mark: reason == .fin ? .fin : .reset),
+                            budget: &ladderRowsLeft)
         case .connectionClosed(let summary, let reason):
             see(time)
             guard let connection = open.removeValue(forKey: summary.connection) else { return }
@@ -98,7 +110,7 @@ final class Analyzer {
             }
             finishConnection(connection, at: time, closed: reason != .endOfCapture)
         case .gap(let number, let direction, _, let length, _):
-            open[number]?.note(LadderEntry(time: time, direction: direction, label: "gap \(length) B", mark: .gap))
+            open[number]?.note(LadderEntry(time: time, direction: direction, label: "gap \(length) B", mark: .gap), budget: &ladderRowsLeft)
         default:
             break
         }
@@ -145,7 +157,15 @@ final class Analyzer {
                 offlineQueueRule.see(connection.number)
             }
         }
-        if ended.count < policy.limits.connections { ended.append(connection) } else { connectionsNotKept += 1 }
+        pingsNotFollowed += connection.pingsDropped
+        if ended.count < policy.limits.connections {
+            ended.append(connection)
+            ladderRowsNotKept += connection.ladder.rowsNotKept
+        } else {
+            connectionsNotKept += 1
+            // Its ladder is not drawn: its rows go back to the others.
+            ladderRowsLeft += connection.ladder.keptCount
+        }
     }
 
     /// Holds a connection's ping intervals not yet judged to the policy interval nearest their
@@ -197,15 +217,11 @@ final class Analyzer {
         guard let connection = open[label.connection] else { framesWithoutConnection += 1; return }
         guard case .frame(let frame) = output else {
             if case .gap = output { return }
-            connection.note(LadderEntry(time: time, direction: label.direction, label: "bad bytes", mark: .gap))
+            connection.note(LadderEntry(time: time, direction: label.direction, label: "bad bytes", mark: .gap), budget: &ladderRowsLeft)
             return
         }
         let classifier = classifiers[format]
         let direction = label.direction
-        if connection.frames == 0, laddersAllotted < AnalysisReport.maxLadders {
-            connection.drawsLadder = true
-            laddersAllotted += 1
-        }
         connection.frames += 1
         connection.expirePings(now: time, pongTimeout: policy.heartbeat.pongTimeout, threshold: policy.heartbeat.missedPongs)
         if direction == .clientToServer, !connection.sawFirstClientFrame {
@@ -218,7 +234,7 @@ final class Analyzer {
         }
         let role = classifier.role(of: frame)
         // Labels are made only while the ladder has room: no string per frame past it.
-        let drawing = connection.drawsLadder && connection.ladder.count < ConnectionAnalysis.maxLadderEntries
+        let drawing = connection.ladder.wouldKeep(time, budget: &ladderRowsLeft)
         var entry = LadderEntry(time: time, direction: direction, label: role.rawValue, mark: .none)
         switch role {
         case .ping where direction == .clientToServer:
@@ -265,7 +281,7 @@ final class Analyzer {
         case .ping, .pong, .other:
             break
         }
-        if drawing { connection.note(entry) }
+        connection.note(entry, budget: &ladderRowsLeft)
     }
 
     // MARK: The end

@@ -1,7 +1,7 @@
 import PacketDecoding
 
 /// Everything `analyze` follows on one TCP connection: its ends, its heartbeats and pongs, its
-/// session type and activity, and the first frames for the report's ladder.
+/// session type and activity, and its frames over time for the report's ladder.
 ///
 /// A class: the analyzer looks it up once per frame and changes it in place.
 final class ConnectionAnalysis {
@@ -19,6 +19,8 @@ final class ConnectionAnalysis {
     var endedWith: DirectionCloseReason?
     /// Whether the handshake completed (anything beyond SYN and SYN-ACK).
     var established = false
+    /// Whether a retry of the same client showed this attempt unanswered (``ReconnectTracker``).
+    var judgedUnanswered = false
     var frames = 0
 
     // Heartbeats.
@@ -36,6 +38,8 @@ final class ConnectionAnalysis {
     /// The latest pings that went unanswered in time, for matching a late pong.
     var recentlyMissed: [(time: Timestamp, offset: UInt64, key: UInt64)] = []
     var consecutiveMissed = 0
+    /// Pings dropped from a full `outstanding` (neither answered nor counted missed).
+    var pingsDropped = 0
     var missedPongs = 0
     var latePongs = 0
     /// When the connection became dead (the deadline of the last of `missedPongs` consecutive missed pings).
@@ -54,11 +58,8 @@ final class ConnectionAnalysis {
     /// Messages first sent on an earlier connection and sent again on this one.
     var resentFromEarlier = 0
 
-    /// Whether the report draws this connection's ladder (the first connections with frames).
-    var drawsLadder = false
-    /// The report's ladder: the first frames and events (at most ``maxLadderEntries``).
-    var ladder: [LadderEntry] = []
-    static let maxLadderEntries = 400
+    /// The report's ladder: every frame and event counted over time, the first of each window kept.
+    var ladder = LadderTimeline()
     /// Outstanding and recently missed pings kept per connection.
     static let maxPendingPings = 64
     /// Ping intervals held for judging before they are judged in a batch.
@@ -79,8 +80,9 @@ final class ConnectionAnalysis {
     /// Whether the client ended the connection first.
     var closedByClient: Bool { endedBy == .clientToServer }
 
-    func note(_ entry: LadderEntry) {
-        if drawsLadder, ladder.count < Self.maxLadderEntries { ladder.append(entry) }
+    /// Adds `entry` to the ladder, its row taken from `budget` while it lasts.
+    func note(_ entry: LadderEntry, budget: inout Int) {
+        ladder.add(entry, budget: &budget)
     }
 
     /// Counts the pings whose pong deadline passed by `now` as missed; the connection is dead at
@@ -92,9 +94,7 @@ final class ConnectionAnalysis {
             consecutiveMissed += 1
             if recentlyMissed.count == 8 { recentlyMissed.removeFirst() }
             recentlyMissed.append(ping)
-            if let index = ladder.lastIndex(where: { $0.time == ping.time && $0.direction == .clientToServer }) {
-                ladder[index].mark = .missed
-            }
+            ladder.mark(clientEntryAt: ping.time, as: .missed)
             if consecutiveMissed >= threshold, deadAt == nil {
                 deadAt = Timestamp(nanoseconds: ping.time.nanoseconds + pongTimeout)
                 deadPing = (ping.offset, ping.time)
@@ -109,7 +109,10 @@ final class ConnectionAnalysis {
             heartbeat.add(time.nanoseconds - last.nanoseconds)
         }
         lastPing = time
-        if outstanding.count == Self.maxPendingPings { outstanding.removeFirst() }
+        if outstanding.count == Self.maxPendingPings {
+            outstanding.removeFirst()
+            pingsDropped += 1
+        }
         outstanding.append((time, offset, key))
     }
 

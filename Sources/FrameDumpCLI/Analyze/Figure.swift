@@ -8,6 +8,9 @@ struct Figure {
         case text(String)
         case durations([Int64])
         case group([Figure])
+        /// A count over time: each change as (nanoseconds since the capture's first packet,
+        /// the new count), in time order.
+        case steps([(at: Int64, count: Int)])
     }
 
     var key: String

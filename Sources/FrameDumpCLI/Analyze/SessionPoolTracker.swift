@@ -6,22 +6,39 @@ import PacketDecoding
 /// (reopening where it could have reused).
 ///
 /// Open sessions are counted per client host and type: one entry per pair, bounded by the
-/// reassembler's connection limit.
+/// reassembler's connection limit. Each pair keeps its open count over time (a change per open
+/// and close, at most ``maxSteps``) for the `sessions` measure record and the report.
 struct SessionPoolTracker {
-    private struct Key: Hashable {
+    struct Key: Hashable, Comparable {
         var client: IPAddress
         var type: String
+
+        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.client, lhs.type) < (rhs.client, rhs.type) }
     }
 
-    private struct Pool {
+    struct Pool {
         var open = 0
         var mostOpen = 0
         var opened = 0
         var reopened = 0
         var lastClosed: Timestamp?
+        /// The open count after each change: (capture time in nanoseconds, count).
+        var steps: [(at: Int64, count: Int)] = []
+        /// Changes past ``SessionPoolTracker/maxSteps`` not kept.
+        var stepsNotKept = 0
+
+        mutating func step(at time: Timestamp) {
+            // A session counts from its SYN, but is typed at its first frame, after a close of
+            // another may have been counted: the series stays in time order.
+            let at = max(time.nanoseconds, steps.last?.at ?? .min)
+            if steps.count < SessionPoolTracker.maxSteps { steps.append((at, open)) } else { stepsNotKept += 1 }
+        }
     }
 
-    private var pools: [Key: Pool] = [:]
+    /// The most open-count changes kept per client host and type.
+    static let maxSteps = 4_096
+
+    private(set) var pools: [Key: Pool] = [:]
     let maxPerType: Int
     let idleTimeout: Int64
     let idleLimit: Int64
@@ -44,6 +61,7 @@ struct SessionPoolTracker {
         pool.open += 1
         pool.opened += 1
         pool.mostOpen = max(pool.mostOpen, pool.open)
+        pool.step(at: connection.openedAt)
         if let closed = pool.lastClosed, connection.openedAt.nanoseconds - closed.nanoseconds < idleTimeout { pool.reopened += 1 }
         pools[key] = pool
         if pool.open > maxPerType {
@@ -71,6 +89,7 @@ struct SessionPoolTracker {
             let key = Key(client: connection.client.address, type: type)
             pools[key]?.open -= 1
             pools[key]?.lastClosed = time
+            pools[key]?.step(at: time)
         }
     }
 
@@ -87,6 +106,9 @@ struct SessionPoolTracker {
             idle.see(connection.number)
         }
     }
+
+    /// Changes of the open counts not kept, over every client host and type.
+    var stepsNotKept: Int { pools.values.reduce(0) { $0 + $1.stepsNotKept } }
 
     /// Per client host and type: opened, most open at once, reopened within the idle timeout.
     var figures: [Figure] {

@@ -39,6 +39,8 @@ enum VerdictWriter {
         case .durations(let values):
             "\(figure.key) [" + values.prefix(20).map { Seconds($0).description }.joined(separator: ", ") + (values.count > 20 ? ", …]" : "]")
         case .group(let figures): "\(figure.key) (" + figures.map(text(of:)).joined(separator: ", ") + ")"
+        case .steps(let steps):
+            "\(figure.key) [" + steps.prefix(20).map { "\(Seconds($0.at)): \($0.count)" }.joined(separator: ", ") + (steps.count > 20 ? ", …]" : "]")
         }
     }
 
@@ -87,6 +89,8 @@ enum VerdictWriter {
             for figure in figures { append(figure, to: &inner) }
             buffer.append(contentsOf: inner.dropFirst())
             buffer.append(UInt8(ascii: "}"))
+        case .steps(let steps):
+            buffer.append(contentsOf: ("[" + steps.map { "[\(Seconds($0.at).json),\($0.count)]" }.joined(separator: ",") + "]").utf8)
         }
     }
 }

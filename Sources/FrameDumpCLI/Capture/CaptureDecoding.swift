@@ -84,7 +84,8 @@ enum CaptureDecoding {
     ///   - context: Standard output and the environment.
     ///   - frameLimit: Stop reading after this many frames (`capture -c`, `decode -c`); `nil`: read to the end.
     ///   - flushesEachPacket: Write out each packet's renderings before the next read, so a live
-    ///     capture prints each frame the moment it completes (otherwise a block at a time).
+    ///     capture prints each frame the moment it completes (otherwise a block at a time), and
+    ///     do not hold frames back behind undecided streams for capture order.
     ///   - packetObserver: Sees every packet read (`capture -w`).
     ///   - tlsKeys: Decrypt TLS connections with these keys; `nil`: no TLS layer.
     /// - Returns: The status, the counts and the packet statistics. A read error is in
@@ -94,7 +95,10 @@ enum CaptureDecoding {
                        context: CommandContext, frameLimit: Int? = nil, flushesEachPacket: Bool = false,
                        packetObserver: ((CapturedPacket) throws -> Void)? = nil, tlsKeys: KeyLogFile? = nil) throws -> Outcome {
         func decode(with renderer: some OutputRenderer) throws -> Outcome {
-            var session = DecodeSession(configuration: limits.framing(format: options.format), renderer: renderer,
+            var configuration = limits.framing(format: options.format)
+            // Live: each frame is printed when its packet comes, not held behind another stream's.
+            configuration.ordersAcrossStreams = !flushesEachPacket
+            var session = DecodeSession(configuration: configuration, renderer: renderer,
                                         output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys,
                                         webSocket: options.webSocket.map { limits.webSocket($0) },
                                         detectsWebSocket: options.format == nil && options.webSocket == nil)

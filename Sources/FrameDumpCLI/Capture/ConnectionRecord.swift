@@ -17,6 +17,8 @@ struct ConnectionRecord {
     /// The reassembler's notices about it (ignored RSTs, segments outside the stream, copies
     /// that differ, discarded bytes).
     var notices = 0
+    /// With `--tls-keylog`, for a connection recognised as TLS: its handshake and decrypted bytes.
+    var tls: ConnectionTLS?
     /// Each direction's label, made once (indexed by `StreamDirection.rawValue`).
     let labels: [StreamLabel]
 

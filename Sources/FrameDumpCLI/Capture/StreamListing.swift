@@ -40,6 +40,8 @@ final class StreamListing {
         try step { output in
             switch output {
             case .data(let bytes, let direction):
+                records[number]!.tls = records[number]!.tls ?? ConnectionTLS()
+                records[number]!.tls!.decryptedBytes[direction.rawValue] += UInt64(bytes.count)
                 try files?.write(bytes, for: record.labels[direction.rawValue])
             case .gap, .end:
                 break
@@ -48,11 +50,15 @@ final class StreamListing {
             case .event(.tls(let event)):
                 let what: String
                 switch event {
+                case .session(let session):
+                    records[number]!.tls = records[number]!.tls ?? ConnectionTLS()
+                    records[number]!.tls!.session = session
+                    return
                 case .noKey(_, let offset, let length, let reason):
                     what = "\(length) bytes from offset \(offset) not decrypted (\(reason))"
                 case .decryptError(_, let offset, let length, let reason):
                     what = "\(length) bytes of records from offset \(offset) did not decrypt (\(reason))"
-                case .session, .alert:
+                case .alert:
                     return
                 }
                 undecryptedRecords += 1
@@ -70,7 +76,7 @@ final class StreamListing {
             let process = nextProcess?.connection == number ? nextProcess?.process : nil
             nextProcess = nil
             records[number] = ConnectionRecord(number: number, client: client, server: server, roles: roles, process: process)
-            layers?.open(number)
+            layers?.open(number, roles: roles)
         case .connectionProcess(let number, let process):
             nextProcess = (number, process)
         case .stream(.data(let number, let direction, _, let bytes)):
@@ -95,6 +101,7 @@ final class StreamListing {
                 try throughLayer(layer, summary.connection) { emit in
                     for direction in StreamDirection.allCases { try layer.endStream(direction, emit) }
                 }
+                if layer.tls?.isTLS == true, records[summary.connection]?.tls == nil { records[summary.connection]?.tls = ConnectionTLS() }
             }
             records[summary.connection]?.summary = summary
             records[summary.connection]?.closeReason = reason
@@ -125,6 +132,7 @@ final class StreamListing {
     /// conn 1  10.0.0.1:40003 → 10.0.0.2:7000  closed-fin  roles from syn
     ///   c2s  8 packets  223 bytes  1 gap (65 bytes at 69:65)  1 out-of-order  → out/conn0001-c2s-10.0.0.1.40003-10.0.0.2.7000.bin
     ///   s2c  4 packets  80 bytes
+    ///   tls  TLS 1.3 TLS_AES_128_GCM_SHA256  sni localhost  alpn h12  keys found  decrypted c2s 707 bytes  s2c 1224 bytes
     ///
     /// 1 connection; 12 packets: 12 TCP segments
     /// ```
@@ -136,6 +144,7 @@ final class StreamListing {
             for direction in StreamDirection.allCases {
                 text += "  \(direction)  " + describe(record, direction) + "\n"
             }
+            if let tls = record.tls { text += "  tls  \(tls.text)\n" }
             text += "\n"
         }
         var packets = [counted(statistics.segments, "TCP segment")]
@@ -198,6 +207,10 @@ final class StreamListing {
             for direction in StreamDirection.allCases {
                 buffer.append(contentsOf: ",\"\(direction)\":".utf8)
                 appendDirection(record, direction, to: &buffer)
+            }
+            if let tls = record.tls {
+                buffer.append(contentsOf: ",\"tls\":".utf8)
+                tls.appendJSON(to: &buffer)
             }
             buffer.append(contentsOf: ",\"limits\":[".utf8)
             for (index, reached) in record.limits.enumerated() {

@@ -50,6 +50,10 @@ enum AnalyzeCommand: Command {
         // --format, --json and --color as decode reads them (analyze has no --payload).
         let options = try FrameOutputOptions(arguments)
         try options.refuseWebSocket(in: "analyze")
+        let policyName = arguments.value("policy") ?? "im-default"
+        if let format = options.format, let problem = FrameClassifier(format: format, policy: policy).problems.first {
+            throw UsageError("--policy \(policyName): \(problem)")
+        }
         let path = arguments.positionals[0]
         let filter = CaptureDecoding.filter(option: arguments.value("filter"), words: arguments.positionals.dropFirst())
         let opened: InputKind.Opened
@@ -82,6 +86,10 @@ enum AnalyzeCommand: Command {
         try context.output.flush()
 
         var incomplete = session.exitStatus != .success || statistics.unsupportedPackets > 0
+        for problem in analyzer.policyProblems {
+            StandardError.writeLine("framedump analyze: --policy \(policyName): \(problem); frames of that format were not all told apart")
+            incomplete = true
+        }
         if let error = statistics.readError {
             StandardError.writeLine("framedump analyze: \(source.displayName): \(error) (analyzed the \(counted(statistics.packets, "packet")) before it)")
             incomplete = true

@@ -1,3 +1,4 @@
+import PacketDecoding
 import TLSDecryption
 
 /// The layers (``ConnectionLayerStack``) of each open connection of a capture: TLS with the run's
@@ -18,10 +19,13 @@ struct ConnectionLayers {
         self.detectsWebSocket = detectsWebSocket && webSocket == nil
     }
 
-    /// Gives `connection` its layers (a connection number reused by a new SYN gets new ones).
-    mutating func open(_ connection: Int) {
+    /// Gives `connection` its layers (a connection number reused by a new SYN gets new ones);
+    /// one whose roles come from its first packet (no TCP handshake captured) may begin inside
+    /// a TLS record.
+    mutating func open(_ connection: Int, roles: RoleEvidence) {
         byConnection[connection] = ConnectionLayerStack(
-            tls: keys.map { TLSConnectionLayer(keys: $0) }, webSocket: webSocket, detects: detectsWebSocket)
+            tls: keys.map { TLSConnectionLayer(keys: $0, handshakeMayBeMissing: roles == .firstPacket) },
+            webSocket: webSocket, detects: detectsWebSocket)
     }
 
     /// The layers of `connection`, or `nil` when it has none (it opened before the layers did).

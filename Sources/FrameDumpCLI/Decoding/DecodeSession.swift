@@ -31,6 +31,8 @@ struct DecodeSession<Renderer: OutputRenderer> {
     private var sink: Sink
     /// The layers of each open connection; `nil` without TLS keys or WebSocket.
     private var layers: ConnectionLayers?
+    /// The chunk times of each connection whose layer has not decided yet whether it is TLS.
+    private var probeTimes: [Int: ProbeTimes] = [:]
 
     /// - Parameters:
     ///   - configuration: The format policy and the framing bounds.
@@ -142,14 +144,22 @@ struct DecodeSession<Renderer: OutputRenderer> {
     /// - Returns: Whether the event was handled; `false` for what the engine takes directly.
     private mutating func consumeLayered(_ event: ReassemblyEvent, at time: Timestamp) throws -> Bool {
         switch event {
-        case .connectionOpened(let connection, _, _, _):
-            layers!.open(connection)
+        case .connectionOpened(let connection, _, _, let roles):
+            layers!.open(connection, roles: roles)
             return false
         case .data(let connection, let direction, _, let bytes):
             guard let layer = layers!.layer(connection) else { return false }
+            if let tls = layer.tls, tls.isTLS == nil {
+                probeTimes[connection, default: ProbeTimes()].record(bytes.count, of: direction, at: time)
+            }
             try throughLayer(connection, at: time) { emit in try layer.receive(bytes, from: direction, emit) }
+            // Decrypted bytes have no chunk of their own: they come when their record is complete.
+            if layer.tls?.isTLS == true { probeTimes[connection] = nil }
             // Not WebSocket, no TLS: its later bytes go to the engine directly.
-            if layer.isTransparent { _ = layers!.close(connection) }
+            if layer.isTransparent {
+                _ = layers!.close(connection)
+                probeTimes[connection] = nil
+            }
         case .gap(let connection, let direction, _, let length, _):
             guard let layer = layers!.layer(connection) else { return false }
             try throughLayer(connection, at: time) { emit in try layer.noteGap(byteCount: length, from: direction, emit) }
@@ -162,6 +172,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
                     for direction in StreamDirection.allCases { try layer.endStream(direction, emit) }
                 }
             }
+            probeTimes[summary.connection] = nil
             return false
         case .limitHit, .notice, .connectionForgotten:
             return false
@@ -169,16 +180,23 @@ struct DecodeSession<Renderer: OutputRenderer> {
         return true
     }
 
-    /// Runs a layer step whose outputs feed `connection`'s streams in the engine.
+    /// Runs a layer step whose outputs feed `connection`'s streams in the engine; bytes the
+    /// layer held while it decided are framed at their own packets' times.
     private mutating func throughLayer(
         _ connection: Int, at time: Timestamp,
         _ step: ((ConnectionLayerOutput<LayerEvent>) throws -> Void) throws -> Void
     ) throws {
+        var held = probeTimes.removeValue(forKey: connection)
+        defer { if let held, !held.isEmpty { probeTimes[connection] = held } }
         try framing { engine, sink in
             try step { output in
                 switch output {
                 case .data(let bytes, let direction):
-                    try engine.receive(bytes, on: StreamKey(connection: connection, direction: direction), at: time, into: &sink)
+                    let key = StreamKey(connection: connection, direction: direction)
+                    guard held != nil else { return try engine.receive(bytes, on: key, at: time, into: &sink) }
+                    try held!.split(bytes, of: direction, now: time) { piece, pieceTime in
+                        try engine.receive(piece, on: key, at: pieceTime, into: &sink)
+                    }
                 case .gap(let byteCount, let direction):
                     try engine.noteGap(byteCount: byteCount, on: StreamKey(connection: connection, direction: direction), at: time, into: &sink)
                 case .end(let direction):

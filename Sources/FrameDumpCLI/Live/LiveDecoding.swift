@@ -48,7 +48,9 @@ final class LiveDecoding {
         format = options.format
         self.directions = directions
         outputClosedPolicy = outputClosed
-        let configuration = options.framing.configuration(format: options.format)
+        var configuration = options.framing.configuration(format: options.format)
+        // A frame is shown (and answered) when it completes, not held behind another connection's.
+        configuration.ordersAcrossStreams = false
         let output = options.output
         if output.json {
             session = Session(DecodeSession(configuration: configuration, renderer: JSONLinesOutputRenderer(includesPayload: output.includesPayload, bodies: output.bodies),

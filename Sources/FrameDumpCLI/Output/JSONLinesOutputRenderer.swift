@@ -268,6 +268,7 @@ struct JSONLinesOutputRenderer: OutputRenderer {
         switch limit {
         case .reassembly(let limit): limit.description
         case .bufferedBytesTotal: "buffered_bytes_total"
+        case .heldOutputsTotal: "held_outputs_total"
         }
     }
 

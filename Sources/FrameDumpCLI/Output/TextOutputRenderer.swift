@@ -63,6 +63,7 @@ struct TextOutputRenderer: OutputRenderer {
         case .reassembly(.outOfOrderBytesTotal): "out-of-order bytes of all connections over the limit: this direction's holes are given up"
         case .reassembly(.maxConnections): "too many connections tracked: this one is evicted"
         case .bufferedBytesTotal: "bytes of unfinished frames of all streams over the limit: this direction's partial frame is truncated"
+        case .heldOutputsTotal: "frames held back for capture order behind this direction over the limit: its format is decided from the bytes it has"
         }
         let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)\(label.processText)"
         appendBlock(["\(stream)  \(Self.text(time))  \(style.apply(.bad, "limit"))  \(what)"], to: &buffer)
