@@ -115,11 +115,11 @@ struct FormatSpecParser {
                 let kind = type.role == .opaque ? "an opaque bytesN field" : "a checksum field (its value is computed)"
                 throw fail(equals, "no '=' after \(kind)")
             }
-            field.expected = try parseExpected(equals + 1..<token.upperBound, bits: Self.valueBits(of: field))
+            field.expected = try parseExpected(equals + 1..<token.upperBound, bits: field.valueBits)
         }
         if !names.names.isEmpty {
             guard type.role == .value else { throw fail(token.upperBound, "value names only after an integer field like cmd:u8") }
-            field.valueNames = try checkedValueNames(names.names, width: type.width)
+            field.valueNames = try checkedValueNames(names.names, bits: field.valueBits)
         }
         return ParsedField(field: field, nameStart: token.lowerBound, typeStart: typeRange.lowerBound, isInteger: type.role == .value)
     }
@@ -157,9 +157,9 @@ struct FormatSpecParser {
     }
 
     /// The parsed entries as ``ValueName``s: each value fits the field, values and names unique.
-    private func checkedValueNames(_ entries: [(value: Range<Int>, name: Range<Int>)], width: Int) throws(FormatSpecError) -> [ValueName] {
-        let limit = width >= 8 ? UInt64.max : (UInt64(1) << (8 * width)) - 1
-        let what = "a value from 0 to \(limit) (fits in \(width) byte\(width == 1 ? "" : "s")), decimal or 0x hex, before '='"
+    private func checkedValueNames(_ entries: [(value: Range<Int>, name: Range<Int>)], bits: Int) throws(FormatSpecError) -> [ValueName] {
+        let (limit, fits) = Self.valueLimit(bits: bits)
+        let what = "a value from 0 to \(limit) (fits in \(fits)), decimal or 0x hex, before '='"
         var names: [ValueName] = []
         for entry in entries {
             let value = try parseUnsigned(entry.value, limit: limit, decimalOnly: false, what: what)
@@ -243,10 +243,16 @@ struct FormatSpecParser {
         }
     }
 
-    /// `value` (a magic) or `low..high`; both bounds must fit in `bits` bits.
-    private func parseExpected(_ range: Range<Int>, bits: Int) throws(FormatSpecError) -> ClosedRange<UInt64> {
+    /// The largest value `bits` bits hold, and how an error names that width.
+    private static func valueLimit(bits: Int) -> (limit: UInt64, fits: String) {
         let limit = bits >= 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) - 1
         let fits = bits % 8 == 0 ? "\(bits / 8) byte\(bits == 8 ? "" : "s")" : "\(bits) bit\(bits == 1 ? "" : "s")"
+        return (limit, fits)
+    }
+
+    /// `value` (a magic) or `low..high`; both bounds must fit in `bits` bits.
+    private func parseExpected(_ range: Range<Int>, bits: Int) throws(FormatSpecError) -> ClosedRange<UInt64> {
+        let (limit, fits) = Self.valueLimit(bits: bits)
         let what = "a value from 0 to \(limit) (fits in \(fits)), decimal or 0x hex"
         var dots: Int?
         for index in range.dropLast() where text[index] == UInt8(ascii: ".") && text[index + 1] == UInt8(ascii: ".") {
@@ -417,15 +423,6 @@ struct FormatSpecParser {
             return ParsedType(width: 0, byteOrder: .bigEndian, role: .value, encoding: .bits(Int(count)))
         }
         return nil
-    }
-
-    /// Bits a field's value can hold: what its expected values must fit in.
-    private static func valueBits(of field: HeaderField) -> Int {
-        switch field.encoding {
-        case .fixed: 8 * field.width
-        case .varint: min(64, 7 * field.width)
-        case .bits(let count): count
-        }
     }
 
     // MARK: - Computed lengths

@@ -193,14 +193,6 @@ import Testing
         #expect(backoff.status < 128 && backoff.stdout.contains(#""rule":"reconnect_backoff""#), "\(backoff)")
     }
 
-    /// Layouts the generated Lua cannot read yet are refused, not written wrong (or a crash, for
-    /// a delimiter format with --port).
-    @Test(arguments: ["lines", "mqtt", "varint", "len:u8 ; length=len*4", "v:b1 w:b7 len:u8"])
-    func dissectorRefusesLayoutsItCannotRead(_ format: String) throws {
-        let run = try FrameDumpProcess.run(["dissector", "--format", format, "--port", "7100"])
-        #expect(run.status == 1 && run.stderr.contains("the dissector supports fixed-width fields with one length field"), "\(run)")
-    }
-
     /// The well-behaved client's first connection: dead after missed pongs, and the client closed
     /// it with a FIN, as its log says; the reconnect's measure record lists the delays it waited.
     @Test func measureRecordsSayWhoClosedAndHow() throws {

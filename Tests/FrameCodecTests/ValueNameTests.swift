@@ -35,6 +35,14 @@ struct ValueNameTests {
         #expect(format.fields[1].name(ofValue: 0xFEFD) == "fefd")
     }
 
+    @Test func bitFieldsAndVarintsTakeNamesUpToTheirOwnWidth() throws {
+        let format = try FrameFormat(spec: "type:b4{1=connect,14=disconnect} flags:b4 len:varint4 id:varint{300=big}")
+        #expect(format.fields[0].name(ofValue: 14) == "disconnect")
+        #expect(format.fields.last?.name(ofValue: 300) == "big")
+        #expect(error("type:b4{16=x} flags:b4 len:u8")?.expected.hasPrefix("a value from 0 to 15 (fits in 4 bits)") == true)
+        #expect(error("f:b1{2=x} g:b7 len:u8")?.expected.hasPrefix("a value from 0 to 1 (fits in 1 bit)") == true)
+    }
+
     @Test func theH12PresetNamesItsCommands() {
         let cmd = FrameFormat.h12.fields[2]
         #expect(cmd.name == "cmd")

@@ -12,12 +12,14 @@ enum DissectorCommand: Command {
             field with its value names, the payload, and the CRC verdict for crc32/crc32c.
             It registers on --port, or with --heuristic claims TCP conversations whose payload
             starts with a valid header (formats with a magic default to --heuristic).
+            Names start with 'fd_' (fd_h12.cmd), never clashing with Wireshark's own protocols;
+            the dissector's own fields are NAME.pdu.length, .skipped, .payload and .crc_ok.
               framedump dissector -F h12 > h12.lua
               tshark -X lua_script:h12.lua -o tcp.reassemble_out_of_order:TRUE -r dump.pcap
             """,
         options: [
             .value("format", short: "F", valueName: "NAME|SPEC", help: "Required: a preset (see 'framedump formats') or a layout spec."),
-            .value("name", valueName: "NAME", help: "The protocol name and field prefix (default: the preset name, or 'framedump')."),
+            .value("name", valueName: "NAME", help: "The protocol name and field prefix, starting 'fd_' (default: fd_PRESET, or fd_frames)."),
             .value("port", valueName: "N", help: "Register on TCP port N."),
             .flag("heuristic", help: "Register as a TCP heuristic dissector (needs a magic or another checked field)."),
         ],
@@ -29,17 +31,9 @@ enum DissectorCommand: Command {
             throw UsageError("--format is required (presets: \(FrameFormat.presets.map(\.name).joined(separator: ", ")))")
         }
         let format = try FrameOutputOptions.resolveFormat(formatText)
-        // The generated Lua reads fixed-width fields and one length field; the other layouts
-        // would load and then cut frames wrongly, so they are refused until it reads them too.
-        if format.isDelimited || format.hasVariableLayout || format.lengthFieldIndices.count > 1
-            || format.fields.contains(where: { $0.lengthMultiplier != 1 }) {
-            throw UsageError("--format '\(formatText)': the dissector supports fixed-width fields with one length field; not yet delimiters, varint or bit fields, or computed lengths")
-        }
-        let name = arguments.value("name") ?? (FrameFormat.preset(named: format.name) != nil ? format.name : "framedump")
-        let isLetter = { (scalar: Unicode.Scalar) in ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
-        guard let first = name.unicodeScalars.first, isLetter(first),
-              name.unicodeScalars.allSatisfy({ isLetter($0) || ("0"..."9").contains($0) || $0 == "_" }) else {
-            throw UsageError("--name '\(name)': expected a letter, then letters, digits or '_' (it prefixes Wireshark field names)")
+        let name = arguments.value("name") ?? DissectorName.defaultName(presetName: FrameFormat.preset(named: format.name) != nil ? format.name : nil)
+        if let problem = DissectorName.problem(with: name) {
+            throw UsageError("--name '\(name)': \(problem)")
         }
         let hasChecks = format.fields.contains { $0.expected != nil && $0.role != .opaque }
         let registration: LuaDissector.Registration
