@@ -13,6 +13,20 @@ import Testing
         #expect(result.status == 0, "\(result)")
     }
 
+    /// Text output dumps each frame's payload, and with `--payload none` none: only the heading
+    /// lines, one a WebSocket event of the JSON Lines golden (same count).
+    @Test(arguments: WebSocketCapture.names)
+    func textShowsPayloadsUnlessPayloadNone(_ name: String) throws {
+        let golden = try String(contentsOfFile: FrameDumpProcess.packageRoot.appendingPathComponent(WebSocketCapture.goldenPath(name)).path, encoding: .utf8)
+        let wsEvents = golden.split(separator: "\n").count { $0.contains(#""type":"ws_frame""#) }
+        let dumped = try FrameDumpProcess.run(WebSocketCapture.decodeArguments(name))
+        let headingsOnly = try FrameDumpProcess.run(WebSocketCapture.decodeArguments(name, ["--payload", "none"]))
+        func dumpLines(_ text: String) -> Int { text.split(separator: "\n").count { $0.hasPrefix("  000") } }
+        #expect(dumpLines(dumped.stdout) > 0)
+        #expect(dumpLines(headingsOnly.stdout) == 0, "\(headingsOnly.stdout.prefix(2000))")
+        #expect(headingsOnly.stdout.split(separator: "\n").count { $0.contains("  ws frame  ") } == wsEvents)
+    }
+
     /// Per direction, in order: the data messages (opcode, payload, and for an uncompressed one
     /// its fragments as the frames' payload lengths, an empty final frame aside), the pings, a
     /// pong for each of the peer's pings with its payload, and the close (the client's code and
