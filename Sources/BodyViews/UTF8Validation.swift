@@ -7,11 +7,21 @@ enum UTF8Validation {
     static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         let count = bytes.count
+        if count < 8 {
+            // A short string (an id, a name) is most often ASCII: one test of all its bytes.
+            var high: UInt8 = 0
+            for offset in 0..<count { high |= bytes[offset] }
+            if high < 0x80 { return true }
+        }
         while index < count {
             // Eight ASCII bytes at once.
             if count &- index >= 8, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                 index &+= 8
                 continue
+            }
+            // Fewer than eight left: when the last eight bytes are ASCII, so is the rest.
+            if count &- index < 8, count >= 8, bytes.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                return true
             }
             let lead = bytes[index]
             if lead < 0x80 {

@@ -115,11 +115,11 @@ struct FormatSpecParser {
                 let kind = type.role == .opaque ? "an opaque bytesN field" : "a checksum field (its value is computed)"
                 throw fail(equals, "no '=' after \(kind)")
             }
-            field.expected = try parseExpected(equals + 1..<token.upperBound, bits: Self.valueBits(of: field))
+            field.expected = try parseExpected(equals + 1..<token.upperBound, bits: field.valueBits)
         }
         if !names.names.isEmpty {
             guard type.role == .value else { throw fail(token.upperBound, "value names only after an integer field like cmd:u8") }
-            field.valueNames = try checkedValueNames(names.names, bits: Self.valueBits(of: field))
+            field.valueNames = try checkedValueNames(names.names, bits: field.valueBits)
         }
         return ParsedField(field: field, nameStart: token.lowerBound, typeStart: typeRange.lowerBound, isInteger: type.role == .value)
     }
@@ -423,15 +423,6 @@ struct FormatSpecParser {
             return ParsedType(width: 0, byteOrder: .bigEndian, role: .value, encoding: .bits(Int(count)))
         }
         return nil
-    }
-
-    /// Bits a field's value can hold: what its expected values must fit in.
-    private static func valueBits(of field: HeaderField) -> Int {
-        switch field.encoding {
-        case .fixed: 8 * field.width
-        case .varint: min(64, 7 * field.width)
-        case .bits(let count): count
-        }
     }
 
     // MARK: - Computed lengths

@@ -218,6 +218,10 @@ extension FrameFormat {
         return false
     }
 
+    /// The presets ``detect(_:)`` may return, in the order it tries them (`mqtt`, last, only
+    /// from a CONNECT packet).
+    public static var detectablePresets: [FrameFormat] { [fefd, h12, tls, mqtt] }
+
     /// Bytes ``detect(_:)`` reads at most: the longest header among the guessable presets
     /// (h12's 12 bytes). A caller holding a stream's first bytes to detect its format needs no more.
     public static let detectionProbeLength = 12

@@ -167,9 +167,8 @@ public struct FrameFormat: Sendable, Hashable {
         var values = Set<UInt64>()
         var names = Set<String>()
         for entry in field.valueNames {
-            // A varint of any width holds a UInt64; a fixed field holds `width` bytes, a bit field its bits.
-            let bits = field.bitCount ?? (field.encoding == .varint ? 64 : 8 * field.width)
-            guard bits >= 64 || entry.value >> UInt64(bits) == 0 else {
+            let bits = field.valueBits
+            guard entry.value <= field.largestValue else {
                 throw .invalidValueName(field: index, "value \(entry.value) does not fit in " + (field.encoding == .fixed ? "\(field.width) byte\(field.width == 1 ? "" : "s")" : "\(bits) bits"))
             }
             guard values.insert(entry.value).inserted else { throw .invalidValueName(field: index, "value \(entry.value) is named twice") }

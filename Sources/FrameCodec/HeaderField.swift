@@ -122,4 +122,16 @@ public struct HeaderField: Sendable, Hashable {
 
     /// Whether the field is a ``FieldEncoding/varint``.
     public var isVarint: Bool { encoding == .varint }
+
+    /// Bits of the field's integer: a bit field's ``FieldEncoding/bits(_:)`` count, 7 × ``width``
+    /// for a varint (its 7-bit groups; at most 64, as ten groups hold a `UInt64`), else
+    /// 8 × ``width`` (at most 64).
+    public var valueBits: Int {
+        bitCount ?? min(64, (encoding == .varint ? 7 : 8) * width)
+    }
+
+    /// The largest value the field can hold, `2^valueBits − 1`.
+    public var largestValue: UInt64 {
+        valueBits >= 64 ? .max : (1 << UInt64(valueBits)) - 1
+    }
 }

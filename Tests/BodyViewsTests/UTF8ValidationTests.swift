@@ -19,4 +19,23 @@ import Testing
             check((0..<Int.random(in: 3...12, using: &random)).map { _ in interesting.randomElement(using: &random)! })
         }
     }
+
+    /// ASCII of every length up to 24 with one or two other bytes at every place: the paths
+    /// for strings under eight bytes, for whole words, and for the last bytes tested as the
+    /// final word (which overlaps bytes already read) all agree with the standard library.
+    @Test func asciiRunsWithOneOtherByteAnywhere() {
+        let others: [[UInt8]] = [[0x80], [0xC3, 0xA9], [0xC3], [0xF0, 0x9F, 0x99, 0x82], [0xF0, 0x9F], [0xED, 0xA0, 0x80], [0xFF]]
+        for length in 0...24 {
+            for other in others {
+                for place in 0...length {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes.insert(contentsOf: other, at: place)
+                    let ours = bytes.withUnsafeBytes { UTF8Validation.isValid($0) }
+                    #expect(ours == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+                }
+            }
+            let ascii = [UInt8](repeating: UInt8(ascii: "z"), count: length)
+            #expect(ascii.withUnsafeBytes { UTF8Validation.isValid($0) })
+        }
+    }
 }

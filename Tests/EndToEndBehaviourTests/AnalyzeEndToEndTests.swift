@@ -16,6 +16,13 @@ import Testing
         return try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 
+    /// The events of a loopback fixture's NAME.log.json: what scripts/policy-reference's client and server did.
+    static func loggedEvents(_ name: String) throws -> [[String: Any]] {
+        let log = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: FrameDumpProcess.packageRoot
+            .appendingPathComponent("Fixtures/analyze/\(name).log.json"))) as? [String: Any])
+        return try #require(log["events"] as? [[String: Any]])
+    }
+
     /// `analyze --json` of a fixture, at the time scale its generator ran at (with the policy file
     /// it followed, else im-default): the verdict records by rule.
     static func verdicts(_ name: String, scale: Double, policy: String? = nil) throws -> (verdicts: [String: [String: Any]], result: FrameDumpProcess.Result) {
@@ -97,6 +104,50 @@ import Testing
         #expect(backoff["expected"] as? [Double] == (built["expected"] as? [Int])?.map(Double.init))
     }
 
+    /// A SYN timeout recorded on loopback (scripts/policy-reference syn-timeout: the server's
+    /// accept queue is full, so Linux drops the client's SYNs): in tshark's reading of the capture
+    /// each attempt the client logged as timed out is SYNs only, its own retransmission included,
+    /// with no answer and no RST; analyze counts those attempts unanswered, and its delays, from
+    /// each attempt's first SYN, are the ones the client logged waiting.
+    @Test(.requires(.tshark)) func loopbackSynTimeoutIsTheGenerators() throws {
+        let events = try Self.loggedEvents("syn-timeout")
+        let timedOut = events.filter { $0["what"] as? String == "syn_timeout" }.compactMap { $0["port"] as? Int }
+        let attempts = events.filter { $0["what"] as? String == "reconnect_attempt" }.compactMap { $0["delay"] as? Double }
+        #expect(!timedOut.isEmpty && attempts.count > timedOut.count)
+        for port in timedOut {
+            let packets = try ExternalProgram.run("tshark", ["-n", "-r", "\(FrameDumpProcess.packageRoot.path)/Fixtures/analyze/syn-timeout.pcap",
+                                                              "-Y", "tcp.port == \(port)", "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.flags"])
+            let lines = packets.stdout.split(separator: "\n")
+            #expect(lines.count >= 2 && lines.allSatisfy { $0 == "\(port)\t0x0002" }, "port \(port): \(lines)")
+        }
+        let (verdicts, result) = try Self.verdicts("syn-timeout", scale: try #require(Self.expectations("syn-timeout")["scale"] as? Double))
+        let backoff = try #require(verdicts["reconnect_backoff"], "\(result)")
+        #expect(backoff["unanswered"] as? Int == timedOut.count && backoff["refused"] as? Int == events.count { $0["what"] as? String == "refused" })
+        let delays = try #require(backoff["delays"] as? [Double])
+        #expect(delays.count == attempts.count)
+        // The log's clock and the capture's differ by the time a packet takes through lo.
+        for (measured, logged) in zip(delays, attempts) { #expect(abs(measured - logged) < 0.01, "\(delays) vs \(attempts)") }
+    }
+
+    /// Messages the client dropped from its offline queue at a reconnect (scripts/policy-reference
+    /// offline-lost, recorded on loopback): offline_queue fails with exactly the ids its log says
+    /// it dropped, in the order it sent them, and counts the ones it did send again.
+    @Test func lostOfflineMessagesAreTheGenerators() throws {
+        let events = try Self.loggedEvents("offline-lost")
+        let dropped = events.filter { $0["what"] as? String == "offline_dropped" }.flatMap { $0["ids"] as? [Int] ?? [] }
+        let resent = events.count { $0["what"] as? String == "msg" && $0["after_reconnect"] as? Bool == true }
+        #expect(!dropped.isEmpty && resent > 0)
+        let (verdicts, result) = try Self.verdicts("offline-lost", scale: 0.05)
+        let offline = try #require(verdicts["offline_queue"], "\(result)")
+        #expect(offline["outcome"] as? String == "fail")
+        #expect(offline["lost"] as? Int == dropped.count && offline["resent_after_reconnect"] as? Int == resent, "\(offline)")
+        let notes: [String] = (offline["evidence"] as? [[String: Any]] ?? []).compactMap { $0["note"] as? String }
+        let words: [[Substring]] = notes.map { $0.split(separator: " ") }
+        let lost: [Int] = words.filter { $0.count > 2 && $0[0] == "msg" && $0[2] == "lost:" }.compactMap { Int($0[1]) }
+        #expect(lost == dropped, "\(offline)")
+        #expect(verdicts["ack_latency"]?["missing"] as? Int == 0, "a lost message is the offline queue's failure, not a missing ack")
+    }
+
     /// The text form: one line per rule, starting with its outcome; a failure's evidence beneath it.
     @Test func textIsOneLinePerRule() throws {
         let result = try FrameDumpProcess.run(["analyze", "--time-scale", "0.05", "Fixtures/analyze/no-cap.pcap"])
@@ -166,9 +217,7 @@ import Testing
     /// Sessions per client host and type over time: the open count after each open and close, as
     /// the generator's log of its connects and closes gives it, at the same moments.
     @Test func sessionSeriesIsTheGenerators() throws {
-        let log = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: FrameDumpProcess.packageRoot
-            .appendingPathComponent("Fixtures/analyze/too-many-sessions.log.json"))) as? [String: Any])
-        let events = try #require(log["events"] as? [[String: Any]])
+        let events = try Self.loggedEvents("too-many-sessions")
         let typed = Set(events.filter { $0["what"] as? String == "msg" && $0["session"] is String }.compactMap { $0["port"] as? Int })
         var open = 0
         var logged: [(at: Double, count: Int)] = []
@@ -199,9 +248,7 @@ import Testing
     /// sent (its log names the message it sent again after its ack); read as JSON (im-default),
     /// the same frames have no ids and the duplicate goes unseen.
     @Test func protobufIDsAreTheGenerators() throws {
-        let log = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: FrameDumpProcess.packageRoot
-            .appendingPathComponent("Fixtures/analyze/protobuf-duplicate.log.json"))) as? [String: Any])
-        let events = try #require(log["events"] as? [[String: Any]])
+        let events = try Self.loggedEvents("protobuf-duplicate")
         let copies = events.filter { $0["what"] as? String == "msg" && $0["again"] as? Bool == true && $0["since"] == nil }
         let duplicated = try #require(copies.first?["id"] as? Int)
         let (verdicts, _) = try Self.verdicts("protobuf-duplicate", scale: 0.05, policy: "protobuf.policy.json")

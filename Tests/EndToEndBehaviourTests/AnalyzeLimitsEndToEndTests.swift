@@ -8,7 +8,8 @@ import Testing
 @Suite struct AnalyzeLimitsEndToEndTests {
     /// `analyze --json` with the policy `text`: its verdict records by rule and its limit record.
     static func run(_ fixture: String, policy text: String, scale: Double = 1) throws -> (verdicts: [String: [String: Any]], limit: [String: Any]) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-limits-\(getpid())-\(fixture)")
+        // Tests of one fixture run in parallel, so each run has a directory of its own.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-limits-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let policy = directory.appendingPathComponent("policy.json")

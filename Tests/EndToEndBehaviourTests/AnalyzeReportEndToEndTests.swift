@@ -12,7 +12,7 @@ import Testing
     /// `analyze --report` of a fixture into a new directory (the caller removes it): the
     /// directory and the page's path.
     static func report(_ fixture: String, scale: Double = 1) throws -> (directory: URL, page: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-report-\(getpid())-\(fixture)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-report-\(fixture)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let page = directory.appendingPathComponent("report.html").path
         let run = try FrameDumpProcess.run(["analyze", "--time-scale", "\(scale)", "--report", page, "Fixtures/analyze/\(fixture).pcap"])

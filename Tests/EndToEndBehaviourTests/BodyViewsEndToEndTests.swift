@@ -62,8 +62,10 @@ import Testing
 
     @Test(arguments: [
         (["--body", "protobof"], "invalid --body 'protobof': expected auto, json, text, hex, protobuf, proto:TYPE, msgpack or none, or FIELD=VALUE:VIEW"),
-        (["--body", "cmd=nope:protobuf"], "--body 'cmd=nope:…': expected a number or one of ping, pong, msg, ack for 'cmd'"),
-        (["--body", "op=1:protobuf"], "--body 'op=1:…': the format has no integer field 'op'"),
+        (["--body", "cmd=nope:protobuf"], "invalid --body 'cmd=nope:protobuf' at column 5: expected a value 'cmd' can hold (0 to 255), decimal or 0x hex, or one of ping, pong, msg, ack\n  cmd=nope:protobuf\n      ^"),
+        (["--body", "cmd=999:protobuf"], "invalid --body 'cmd=999:protobuf' at column 5: expected a value 'cmd' can hold (0 to 255)"),
+        (["--body", "cmd=0x100:protobuf"], "at column 5: expected a value 'cmd' can hold (0 to 255)"),
+        (["--body", "op=1:protobuf"], "invalid --body 'op=1:protobuf' at column 1: expected a header field name: the format has no integer field 'op'; fields: "),
         (["--body", "proto:im.Chat"], "--body proto:im.Chat needs --proto-descriptors FILE"),
         (["--body", "hex", "--body", "json"], "--body VIEW is given twice"),
         (["--proto-descriptors", "Fixtures/hex/bad-hex.hex", "--body", "proto:x"], "--proto-descriptors 'Fixtures/hex/bad-hex.hex' is not a FileDescriptorSet"),
@@ -73,5 +75,22 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    /// Without `--format`, a rule is checked against the presets detection may pick: a field
+    /// none of them has, or a value wider than every such field, is refused before any input
+    /// is read; a value that fits one of them is accepted.
+    @Test(arguments: [
+        (["--body", "opcode=1:protobuf"], "invalid --body 'opcode=1:protobuf' at column 1: expected a header field name: the detectable formats (fefd, h12, tls, mqtt) have no integer field 'opcode'"),
+        (["--body", "cmd=256:protobuf"], "invalid --body 'cmd=256:protobuf' at column 5: expected a value 'cmd' can hold (0 to 255)"),
+        (["--body", "cmd=pang:protobuf"], "or one of ping, pong, msg, ack"),
+    ])
+    func detectedFormatsCheckRulesAgainstThePresets(_ arguments: [String], _ message: String) throws {
+        let result = try FrameDumpProcess.run(["decode", "--color", "never"] + arguments + ["-"], input: Data(try Self.frames().utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        let accepted = try FrameDumpProcess.run(["decode", "--color", "never", "--body", "cmd=255:protobuf", "--body", "cmd=msg:protobuf", "-"], input: Data(try Self.frames().utf8))
+        #expect(accepted.status == 0, "\(accepted)")
+        #expect(accepted.stdout.contains("  1: 150  # zigzag 75"))
     }
 }

@@ -6,21 +6,24 @@ import Testing
 /// plays a TLS 1.3 conversation in a network namespace of this test's own (127.0.0.1 only),
 /// logging its keys as it goes, and the capture decrypts and frames it live. The server's first
 /// protected records can reach the capture before the client has logged their keys: the
-/// capture reads the growing file again.
+/// capture reads the growing file again. The file need not exist when the capture starts (the
+/// natural order: capture first, then the client creates its key log).
 @Suite(.requires(.liveCapture))
 struct TLSCaptureLiveEndToEndTests {
-    @Test func capturesAndDecryptsWhileTheKeyLogGrows() throws {
+    @Test(arguments: [true, false])
+    func capturesAndDecryptsWhileTheKeyLogGrows(keyLogExistsAtStart: Bool) throws {
         let network = try PrivateNetwork()
         // A port nothing else in the namespace uses: the system's choice, freed for the generator.
         let (probe, port) = try network.listen()
         probe.close()
         let keys = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-live-keys-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: keys) }
-        try Data().write(to: keys)
+        if keyLogExistsAtStart { try Data().write(to: keys) }
         let capture = try network.run {
             try LiveProcess(["capture", "-i", "lo", "--json", "--payload", "none", "--tls-keylog", keys.path, "-c", "14", "tcp port \(port)"])
         }
         try capture.waitForStandardError(containing: "listening on lo")
+        #expect(capture.stderr.contains("cannot be opened yet") == !keyLogExistsAtStart, "\(capture.stderr)")
         let generator = FrameDumpProcess.packageRoot.appendingPathComponent("scripts/tls-traffic-generator").path
         let played = try network.run {
             try ExternalProgram.run("python3", [generator, "run", "tls13-aes128gcm", "--port", String(port), "--keylog", keys.path])

@@ -13,6 +13,39 @@ import Testing
         #expect(result.status == 0, "\(result)")
     }
 
+    /// Text output dumps each frame's payload, and with `--payload none` none: only the heading
+    /// lines, one a WebSocket event of the JSON Lines golden (same count).
+    @Test(arguments: WebSocketCapture.names)
+    func textShowsPayloadsUnlessPayloadNone(_ name: String) throws {
+        let golden = try String(contentsOfFile: FrameDumpProcess.packageRoot.appendingPathComponent(WebSocketCapture.goldenPath(name)).path, encoding: .utf8)
+        let wsEvents = golden.split(separator: "\n").count { $0.contains(#""type":"ws_frame""#) }
+        let dumped = try FrameDumpProcess.run(WebSocketCapture.decodeArguments(name))
+        let headingsOnly = try FrameDumpProcess.run(WebSocketCapture.decodeArguments(name, ["--payload", "none"]))
+        func dumpLines(_ text: String) -> Int { text.split(separator: "\n").count { $0.hasPrefix("  000") } }
+        #expect(dumpLines(dumped.stdout) > 0)
+        #expect(dumpLines(headingsOnly.stdout) == 0, "\(headingsOnly.stdout.prefix(2000))")
+        #expect(headingsOnly.stdout.split(separator: "\n").count { $0.contains("  ws frame  ") } == wsEvents)
+    }
+
+    /// `--summary --json`: each direction's `websocket` counts are the golden's frames (and
+    /// their wire bytes), messages (and their inflated bytes), with no error.
+    @Test(arguments: WebSocketCapture.names)
+    func summaryCountsTheGoldensFramesAndMessages(_ name: String) throws {
+        let golden = try JSONLines.parse(String(contentsOfFile: FrameDumpProcess.packageRoot
+            .appendingPathComponent(WebSocketCapture.goldenPath(name)).path, encoding: .utf8))
+        let result = try FrameDumpProcess.run(WebSocketCapture.decodeArguments(name, ["--json", "--payload", "none", "--summary"]))
+        let summary = try #require(try JSONLines.parse(result.stdout).first { $0["type"] as? String == "summary" })
+        for direction in ["c2s", "s2c"] {
+            func records(_ type: String) -> [[String: Any]] { golden.filter { $0["type"] as? String == type && $0["dir"] as? String == direction } }
+            let counts = try #require((summary[direction] as? [String: Any])?["websocket"] as? [String: Int], "\(summary)")
+            #expect(counts["frames"] == records("ws_frame").count)
+            #expect(counts["bytes"] == records("ws_frame").reduce(0) { $0 + ($1["length"] as? Int ?? 0) })
+            #expect(counts["messages"] == records("ws_message").count)
+            #expect(counts["message_bytes"] == records("ws_message").reduce(0) { $0 + ($1["length"] as? Int ?? 0) })
+            #expect(counts["errors"] == 0 && counts["unread_bytes"] == 0)
+        }
+    }
+
     /// Per direction, in order: the data messages (opcode, payload, and for an uncompressed one
     /// its fragments as the frames' payload lengths, an empty final frame aside), the pings, a
     /// pong for each of the peer's pings with its payload, and the close (the client's code and

@@ -41,6 +41,14 @@ package struct Prerequisite: Sendable, CustomStringConvertible {
         (try? ExternalProgram.run("python3", ["-c", "import msgpack"]).status) == 0
     }
 
+    /// Python 3 with Google's protobuf package, the reference of the proto3 JSON mapping
+    /// (`json_format.MessageToDict`) and the source of the well-known types' descriptors.
+    package static let pythonProtobuf = Prerequisite(
+        description: "python3 with the protobuf package is not installed (pip install protobuf; Debian: apt-get install python3-protobuf)"
+    ) {
+        (try? ExternalProgram.run("python3", ["-c", "from google.protobuf import json_format, descriptor_pool"]).status) == 0
+    }
+
     /// Capturing on a loopback interface no other traffic reaches: root (CAP_NET_RAW to open the
     /// interface, CAP_SYS_ADMIN for the ``PrivateNetwork`` it is in).
     package static let liveCapture = Prerequisite(

@@ -79,8 +79,9 @@ struct AnalysisResult {
             ]),
             delivery.duplicate.verdict([Figure("duplicate_acks", .count(delivery.duplicateAcks)), Figure("unmatched_acks", .count(delivery.unmatchedAcks))]),
             delivery.reorder.verdict([Figure("ids", .count(delivery.ids))]),
-            rule["offline_queue"]!.verdict([
-                Figure("resent_after_reconnect", .count(delivery.resentAfterReconnect)), Figure("limit", .count(policy.delivery.offlineQueue)),
+            delivery.offlineQueue.verdict([
+                Figure("resent_after_reconnect", .count(delivery.resentAfterReconnect)), Figure("lost", .count(delivery.lostFromQueue)),
+                Figure("limit", .count(policy.delivery.offlineQueue)),
             ]),
             sessions.pool.verdict([Figure("max_per_type", .count(policy.sessions.maxPerType))] + sessions.figures),
             sessions.idle.verdict(sessions.idleTimes.summary + [Figure("idle_timeout", .seconds(policy.sessions.idleTimeout))]),

@@ -34,7 +34,6 @@ final class Analyzer {
     private var heartbeatRule = RuleRecord("heartbeat_interval")
     private var pongRule = RuleRecord("pong_timeout")
     private var deadRule = RuleRecord("dead_connection")
-    private var offlineQueueRule = RuleRecord("offline_queue")
     private var intervals: Distribution
     private var pongRTT: Distribution
     private(set) var firstTime: Timestamp?
@@ -151,10 +150,10 @@ final class Analyzer {
         sessions.ended(connection, at: connection.endedAt ?? time, closed: closed)
         if connection.resentFromEarlier > 0 {
             if connection.resentFromEarlier > policy.delivery.offlineQueue {
-                offlineQueueRule.fail(Evidence(connection: connection.number, direction: .clientToServer, offset: 0, time: connection.openedAt,
+                delivery.offlineQueue.fail(Evidence(connection: connection.number, direction: .clientToServer, offset: 0, time: connection.openedAt,
                                                note: "\(connection.resentFromEarlier) messages sent again after the reconnect (at most \(policy.delivery.offlineQueue))"))
             } else {
-                offlineQueueRule.see(connection.number)
+                delivery.offlineQueue.see(connection.number)
             }
         }
         pingsNotFollowed += connection.pingsDropped
@@ -296,6 +295,6 @@ final class Analyzer {
         delivery.finish(at: end)
         ended.sort { $0.number < $1.number }
         return AnalysisResult(analyzer: self, reconnects: reconnects, delivery: delivery, sessions: sessions,
-                              rules: [heartbeatRule, pongRule, deadRule, offlineQueueRule], intervals: intervals, pongRTT: pongRTT)
+                              rules: [heartbeatRule, pongRule, deadRule], intervals: intervals, pongRTT: pongRTT)
     }
 }

@@ -21,6 +21,10 @@ final class ConnectionAnalysis {
     var established = false
     /// Whether a retry of the same client showed this attempt unanswered (``ReconnectTracker``).
     var judgedUnanswered = false
+    /// The client's latest retry after this connection failed (``ReconnectTracker``): messages
+    /// left unacknowledged here are owed to it from the offline queue. Weak, so that a run of
+    /// reconnects does not keep every connection of it alive.
+    weak var reconnectedBy: ConnectionAnalysis?
     var frames = 0
 
     // Heartbeats.

@@ -8,9 +8,12 @@ import PacketDecoding
 /// last send when no ack came (it is then a missing ack) — unless the connection it was sent on
 /// has ended: then it waits in the client's offline queue for a later connection, for two ack
 /// timeouts and four backoff caps after its last send. Latency runs from the first copy sent on
-/// the connection the ack comes on (a message sent again after a reconnect starts afresh). At most
-/// ``AnalyzePolicy/Limits/messageIDs`` ids are tracked at once; past that new ids are not
-/// followed and ``idsNotTracked`` counts them (a `limit` record).
+/// the connection the ack comes on (a message sent again after a reconnect starts afresh). An id
+/// that expires unacknowledged after its connection failed, although the client reconnected (a
+/// retry that carried frames or was established), was lost from the offline queue: an
+/// `offline_queue` failure, not a missing ack. At most ``AnalyzePolicy/Limits/messageIDs`` ids
+/// are tracked at once; past that new ids are not followed and ``idsNotTracked`` counts them
+/// (a `limit` record).
 struct DeliveryTracker {
     struct Key: Hashable {
         var client: IPAddress
@@ -50,6 +53,7 @@ struct DeliveryTracker {
     var retransmit = RuleRecord("retransmit")
     var duplicate = RuleRecord("duplicate")
     var reorder = RuleRecord("reorder")
+    var offlineQueue = RuleRecord("offline_queue")
     private(set) var sent = 0
     /// Distinct ids sent (first copies).
     private(set) var ids = 0
@@ -63,6 +67,8 @@ struct DeliveryTracker {
     private(set) var idsNotTracked = 0
     /// Messages whose ack never came and that were never sent again.
     private(set) var neverRetransmitted = 0
+    /// Messages unacknowledged when their connection failed and not sent again after the reconnect.
+    private(set) var lostFromQueue = 0
 
     init(policy: AnalyzePolicy) {
         ackTimeout = policy.delivery.ackTimeout
@@ -158,27 +164,42 @@ struct DeliveryTracker {
         lastSweep = now
         var kept: [Key: Message] = [:]
         kept.reserveCapacity(messages.count)
+        var expired: [(Key, Message)] = []
         for (key, message) in messages {
             if let ackedAt = message.ackedAt {
                 if now.nanoseconds - ackedAt.nanoseconds <= ackTimeout { kept[key] = message }
             } else if now.nanoseconds - message.lastSent.nanoseconds <= (message.connection.endedAt == nil ? 2 * ackTimeout : offlineLife) {
                 kept[key] = message
             } else {
-                noteMissing(message, key: key)
+                expired.append((key, message))
             }
         }
+        noteMissing(expired)
         messages = kept
     }
 
     /// Ends the capture at `end`: unacknowledged messages whose timeout passed are missing acks.
     mutating func finish(at end: Timestamp) {
-        for (key, message) in messages where message.ackedAt == nil && end.nanoseconds - message.lastSent.nanoseconds > policy.tolerant(ackTimeout) {
-            noteMissing(message, key: key)
-        }
+        noteMissing(messages.filter { $0.value.ackedAt == nil && end.nanoseconds - $0.value.lastSent.nanoseconds > policy.tolerant(ackTimeout) }
+            .map { ($0.key, $0.value) })
         messages = [:]
     }
 
+    /// Judges expired unacknowledged messages in the order they were first sent (the dictionary's
+    /// order changes from run to run; the evidence must not).
+    private mutating func noteMissing(_ expired: [(Key, Message)]) {
+        for (key, message) in expired.sorted(by: { ($0.1.firstSent.nanoseconds, $0.1.offset) < ($1.1.firstSent.nanoseconds, $1.1.offset) }) {
+            noteMissing(message, key: key)
+        }
+    }
+
     private mutating func noteMissing(_ message: Message, key: Key) {
+        if message.connection.endedAt != nil, let retry = message.connection.reconnectedBy, retry.frames > 0 || retry.established {
+            lostFromQueue += 1
+            offlineQueue.fail(Evidence(connection: message.connection.number, direction: key.direction, offset: message.offset, time: message.firstSent,
+                                       note: "msg \(key.id) lost: unacknowledged when conn \(message.connection.number) ended, not sent again on conn \(retry.number)"))
+            return
+        }
         missingAcks += 1
         if message.sends == 1 { neverRetransmitted += 1 }
         ackLatency.fail(Evidence(connection: message.connection.number, direction: key.direction, offset: message.offset, time: message.firstSent,

@@ -31,6 +31,8 @@ struct ReconnectTracker {
     private struct Pending {
         var failedAt: Timestamp
         var attempt: Int
+        /// The established connection whose failure began the run (its messages wait for a retry).
+        var origin: ConnectionAnalysis?
     }
 
     /// Failures waiting for a retry: one per client host and server, so bounded by the
@@ -58,20 +60,21 @@ struct ReconnectTracker {
             inFlight.connection.judgedUnanswered = true
             unanswered += 1
             attemptInFlight[key] = nil
-            pending[key] = Pending(failedAt: inFlight.connection.openedAt, attempt: inFlight.attempt + 1)
+            pending[key] = Pending(failedAt: inFlight.connection.openedAt, attempt: inFlight.attempt + 1, origin: inFlight.origin)
         }
         guard let failure = pending.removeValue(forKey: key) else { return }
+        failure.origin?.reconnectedBy = connection
         let delay = Delay(
             measured: connection.openedAt.nanoseconds - failure.failedAt.nanoseconds,
             expected: reconnect.expectedDelay(attempt: failure.attempt), attempt: failure.attempt,
             evidence: Evidence(connection: connection.number, direction: .clientToServer, offset: 0, time: connection.openedAt, note: "SYN"))
         delays[key.client, default: []].append(delay)
         // Until this attempt's outcome is known, a failure of it continues the same run.
-        attemptInFlight[key] = (failure.attempt, connection)
+        attemptInFlight[key] = (failure.attempt, connection, failure.origin)
     }
 
-    /// Attempts whose outcome is not known yet: their retry number and connection.
-    private var attemptInFlight: [Key: (attempt: Int, connection: ConnectionAnalysis)] = [:]
+    /// Attempts whose outcome is not known yet: their retry number, connection and the run's origin.
+    private var attemptInFlight: [Key: (attempt: Int, connection: ConnectionAnalysis, origin: ConnectionAnalysis?)] = [:]
 
     /// `connection` ended (its first FIN or its RST; a refusal): whether, and from which retry
     /// number on, the client must reconnect.
@@ -85,20 +88,20 @@ struct ReconnectTracker {
         // Judged unanswered when the client retried; its close at the capture's end says nothing new.
         guard !connection.judgedUnanswered else { return }
         let key = Key(client: connection.client.address, server: connection.server)
-        var inFlight: Int?
+        var inFlight: (attempt: Int, connection: ConnectionAnalysis, origin: ConnectionAnalysis?)?
         if let attempt = attemptInFlight[key], attempt.connection === connection {
-            inFlight = attempt.attempt
+            inFlight = attempt
             attemptInFlight[key] = nil
         }
         if refusedOrUnanswered {
             if wasReset { refused += 1 } else { unanswered += 1 }
-            pending[key] = Pending(failedAt: time, attempt: (inFlight ?? -1) + 1)
+            pending[key] = Pending(failedAt: time, attempt: (inFlight?.attempt ?? -1) + 1, origin: inFlight?.origin)
             return
         }
         // An established connection: a failure unless the client closed it of its own accord.
         let clientChoseToClose = connection.closedByClient && connection.deadAt == nil
         if !clientChoseToClose {
-            pending[key] = Pending(failedAt: time, attempt: 0)
+            pending[key] = Pending(failedAt: time, attempt: 0, origin: connection)
         }
     }
 }

@@ -70,7 +70,7 @@ struct FrameOutputOptions {
         let bodyValues = arguments.values("body")
         bodies = try BodySelection(bodyValues)
         if !includesPayload, !bodyValues.contains(where: { !$0.contains("=") }) { bodies.defaultView = .none }
-        if let format { try bodies.check(against: format) }
+        try bodies.check(against: format)
         try bodies.loadSchema(path: arguments.value("proto-descriptors"))
     }
 

@@ -5,7 +5,7 @@ import FrameDumpLive
 /// output options (with `--format` required), the framing bounds, and the event-loop backend
 /// the environment asks for.
 struct LiveOptions {
-    /// `--json`, `--payload`, `--color` (and `--format`, also in ``format``).
+    /// `--json`, `--payload`, `--body`, `--proto-descriptors`, `--color` (and `--format`, also in ``format``).
     var output: FrameOutputOptions
     /// `--format`: required, live streams are not guessed at.
     var format: FrameFormat
@@ -20,7 +20,7 @@ struct LiveOptions {
     static let backendVariable = "FRAMEDUMP_EVENT_LOOP"
 
     /// The options every live command takes, in the order help lists them.
-    static let specs: [OptionSpec] = DecodeCommand.spec.options.filter { ["format", "json", "payload", "color"].contains($0.long) }
+    static let specs: [OptionSpec] = DecodeCommand.spec.options.filter { ["format", "json", "payload", "body", "proto-descriptors", "color"].contains($0.long) }
         + FramingOptions.liveSpecs
 
     /// `--max-buffer`: `listen`'s and `proxy`'s bound on bytes queued toward one socket.

@@ -8,6 +8,8 @@ import FrameCodec
 struct BodySelection {
     /// A per-value rule as typed: `cmd=msg:protobuf`.
     struct Rule: Equatable {
+        /// The argument as typed, for error messages.
+        var text: String
         var field: String
         var value: String
         var view: BodyView
@@ -41,7 +43,7 @@ struct BodySelection {
                       let view = BodyView(rest[rest.index(after: colon)...]) else {
                     throw UsageError("invalid --body '\(text)': expected FIELD=VALUE:VIEW, e.g. cmd=msg:protobuf (views: \(BodyView.names))")
                 }
-                rules.append(Rule(field: String(field), value: String(rest[..<colon]), view: view))
+                rules.append(Rule(text: text, field: String(field), value: String(rest[..<colon]), view: view))
             } else {
                 guard let view = BodyView(text[...]) else {
                     throw UsageError("invalid --body '\(text)': expected \(BodyView.names), or FIELD=VALUE:VIEW")
@@ -86,20 +88,37 @@ struct BodySelection {
         }
     }
 
-    /// Checks the rules against `format`, the format every stream is decoded with.
+    /// Checks the rules against `format`, the format every stream is decoded with, or — for a
+    /// detected format (`nil`) — against the presets detection may choose: a rule must name
+    /// an integer field of the format (of one of them), with a value the field can hold.
     ///
-    /// - Throws: ``UsageError`` for a rule naming a field the format lacks, or a value that is
-    ///   neither a number nor one of the field's value names.
-    func check(against format: FrameFormat) throws(UsageError) {
+    /// - Throws: ``UsageError`` for a rule naming a field the format lacks, a name that is not
+    ///   one of the field's value names, or a number wider than the field; the message shows
+    ///   the argument with a caret under the part that is wrong and says what was expected.
+    func check(against format: FrameFormat?) throws(UsageError) {
+        let formats = format.map { [$0] } ?? FrameFormat.detectablePresets
         for rule in rules {
-            guard let field = format.fields.first(where: { $0.name == rule.field && $0.role != .opaque }) else {
-                throw UsageError("--body '\(rule.field)=\(rule.value):…': the format has no integer field '\(rule.field)'")
+            let fields = formats.compactMap { candidate in
+                candidate.fields.first { $0.name == rule.field && $0.role != .opaque }
             }
-            guard Self.number(rule.value, of: field) != nil else {
-                let names = field.valueNames.isEmpty ? "" : " or one of \(field.valueNames.map(\.name).joined(separator: ", "))"
-                throw UsageError("--body '\(rule.field)=\(rule.value):…': expected a number\(names) for '\(rule.field)'")
+            guard !fields.isEmpty else {
+                let known = Set(formats.flatMap { $0.fields.filter { $0.role != .opaque }.map(\.name) }).sorted()
+                let whose = format == nil ? "the detectable formats (\(formats.map(\.name).joined(separator: ", "))) have" : "the format has"
+                throw Self.error(rule, column: 1, "a header field name: \(whose) no integer field '\(rule.field)'; fields: \(known.joined(separator: ", "))")
             }
+            guard !fields.contains(where: { Self.number(rule.value, of: $0) != nil }) else { continue }
+            var names: [String] = []
+            for name in fields.flatMap({ $0.valueNames.map(\.name) }) where !names.contains(name) { names.append(name) }
+            let limit = fields.map(\.largestValue).max() ?? 0
+            let what = "a value '\(rule.field)' can hold (0 to \(limit)), decimal or 0x hex"
+                + (names.isEmpty ? "" : ", or one of \(names.joined(separator: ", "))")
+            throw Self.error(rule, column: rule.field.count + 2, what)
         }
+    }
+
+    private static func error(_ rule: Rule, column: Int, _ expected: String) -> UsageError {
+        let caret = String(repeating: " ", count: column - 1) + "^"
+        return UsageError("invalid --body '\(rule.text)' at column \(column): expected \(expected)\n  \(rule.text)\n  \(caret)")
     }
 
     /// The selection for frames of `format`: rules on fields it lacks, or with values it
@@ -114,11 +133,11 @@ struct BodySelection {
         return Resolved(format: format, defaultView: defaultView, matches: matches, schema: schema)
     }
 
-    /// A rule's value: a value name of `field`, or decimal or `0x` hex.
+    /// A rule's value: a value name of `field`, or decimal or `0x` hex that `field` can hold.
     private static func number(_ text: String, of field: HeaderField) -> UInt64? {
         if let named = field.value(named: text) { return named }
-        if text.hasPrefix("0x") || text.hasPrefix("0X") { return UInt64(text.dropFirst(2), radix: 16) }
-        return UInt64(text)
+        let number = text.hasPrefix("0x") || text.hasPrefix("0X") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
+        return number.flatMap { $0 <= field.largestValue ? $0 : nil }
     }
 
     /// The selection with its rules resolved to field indices of one format.

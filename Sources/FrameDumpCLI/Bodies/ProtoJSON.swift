@@ -6,10 +6,11 @@ import BodyViews
 /// `NaN`/`Infinity`/`-Infinity` as strings; bytes in base64; enums by name (a number the enum
 /// does not list as a number); maps as objects keyed by the key's text; repeated fields as
 /// arrays. Unknown fields have no place in the mapping and are left out (text shows them).
-/// Well-known types (Timestamp, Any, wrappers, …) are shown as the messages they are, not in
-/// their special JSON forms.
+/// Well-known types (Timestamp, Any, wrappers, …) take their special JSON forms
+/// (ProtoJSON-wellKnown.swift).
 enum ProtoJSON {
     static func append(_ message: ProtoMessage, schema: ProtoSchema, to output: inout [UInt8]) {
+        if appendWellKnown(message, schema: schema, to: &output) { return }
         output.append(UInt8(ascii: "{"))
         let set = message.setFields
         let order = Dictionary(uniqueKeysWithValues: message.type.fields.enumerated().map { ($1.number, $0) })
@@ -56,7 +57,7 @@ enum ProtoJSON {
         output.append(UInt8(ascii: "}"))
     }
 
-    private static func appendValue(_ value: ProtoValue, field: ProtoField, schema: ProtoSchema, to output: inout [UInt8]) {
+    static func appendValue(_ value: ProtoValue, field: ProtoField, schema: ProtoSchema, to output: inout [UInt8]) {
         let isWide = [.int64, .uint64, .sint64, .fixed64, .sfixed64].contains(field.kind)
         switch value {
         case .signed(let number): output.append(contentsOf: (isWide ? "\"\(number)\"" : "\(number)").utf8)

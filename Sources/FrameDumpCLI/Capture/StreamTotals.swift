@@ -18,6 +18,8 @@ final class StreamTotals {
     /// How many frames carried each value of the format's `cmd` header field; empty when the
     /// format has no field of that name.
     var commands: [UInt64: Int] = [:]
+    /// The WebSocket layer's counts for the direction, `nil` when it had none.
+    var webSocket: WebSocketTotals?
 
     /// Totals of a direction decoded as `format` (`nil`: not decided, no data).
     init(format: FrameFormat? = nil) {

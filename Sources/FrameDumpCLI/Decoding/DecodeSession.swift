@@ -203,8 +203,9 @@ struct DecodeSession<Renderer: OutputRenderer> {
                     try engine.endStream(StreamKey(connection: connection, direction: direction), at: time, into: &sink)
                 case .event(let event):
                     let direction = event.direction ?? .clientToServer
-                    guard let label = engine.stream(StreamKey(connection: connection, direction: direction))?.context.label else { return }
-                    try sink.receive(event, label: label, time: time)
+                    guard let context = engine.stream(StreamKey(connection: connection, direction: direction))?.context,
+                          let label = context.label else { return }
+                    try sink.receive(event, label: label, totals: context.totals, time: time)
                 }
             }
         }
@@ -371,7 +372,7 @@ extension DecodeSession {
 
         /// Renders a layer's event; undecrypted bytes, WebSocket violations and unread bytes count
         /// as problems (exit status 2), WebSocket frames as frames.
-        mutating func receive(_ event: LayerEvent, label: StreamLabel, time: Timestamp) throws {
+        mutating func receive(_ event: LayerEvent, label: StreamLabel, totals: StreamTotals?, time: Timestamp) throws {
             guard !reachedFrameLimit else { return }
             switch event {
             case .tls(let event):
@@ -381,6 +382,11 @@ extension DecodeSession {
                 }
                 renderer.renderTLS(event, label: label, time: time, into: &output.buffer)
             case .webSocket(let event):
+                if let totals {
+                    var counts = totals.webSocket ?? WebSocketTotals()
+                    counts.count(event)
+                    totals.webSocket = counts
+                }
                 switch event {
                 case .frame: summary.frames += 1
                 case .violation, .unread: problems += 1

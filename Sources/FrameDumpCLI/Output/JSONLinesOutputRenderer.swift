@@ -203,7 +203,9 @@ struct JSONLinesOutputRenderer: OutputRenderer {
     func finish(_ summary: DecodeSummary, into buffer: inout [UInt8]) {}
 
     /// `{"format":…,"frames":…,…,"cmd":{"3":5},"cmd_names":{"3":"msg"}}`; `format` is `null` for
-    /// a direction that carried no data, `cmd` appears only for formats with a `cmd` field,
+    /// a direction that carried no data (or, over WebSocket without `--inner`, no inner frames),
+    /// `websocket` (`frames`, `bytes`, `messages`, `message_bytes`, `errors`, `unread_bytes`)
+    /// appears for a WebSocket direction, `cmd` appears only for formats with a `cmd` field,
     /// `cmd_names` only when the format names some of the counted values.
     private func appendStreamTotals(_ totals: StreamTotals, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: "{\"format\":".utf8)
@@ -224,6 +226,19 @@ struct JSONLinesOutputRenderer: OutputRenderer {
         for (key, value) in numbers {
             buffer.append(contentsOf: ",\"\(key)\":".utf8)
             ByteFormatting.appendDecimal(value, to: &buffer)
+        }
+        if let webSocket = totals.webSocket {
+            let layer: [(String, UInt64)] = [
+                ("frames", UInt64(webSocket.frames)), ("bytes", webSocket.frameBytes),
+                ("messages", UInt64(webSocket.messages)), ("message_bytes", webSocket.messageBytes),
+                ("errors", UInt64(webSocket.errors)), ("unread_bytes", webSocket.unreadBytes),
+            ]
+            buffer.append(contentsOf: ",\"websocket\":{".utf8)
+            for (index, (key, value)) in layer.enumerated() {
+                buffer.append(contentsOf: "\(index > 0 ? "," : "")\"\(key)\":".utf8)
+                ByteFormatting.appendDecimal(value, to: &buffer)
+            }
+            buffer.append(UInt8(ascii: "}"))
         }
         if totals.format.map({ $0.fields.contains { $0.name == "cmd" } }) == true {
             buffer.append(contentsOf: ",\"cmd\":{".utf8)

@@ -15,6 +15,35 @@ enum RFC3339Timestamp {
         buffer.append(UInt8(ascii: "Z"))
     }
 
+    /// Appends a `google.protobuf.Timestamp` in its proto3 JSON form
+    /// (https://protobuf.dev/programming-guides/json/): `1972-01-01T10:00:20.021Z`, the
+    /// fraction in 0, 3, 6 or 9 digits, as few as show every nonzero digit (protobuf's own
+    /// printers' choice).
+    ///
+    /// - Parameters:
+    ///   - seconds: seconds since the Unix epoch (negative before 1970).
+    ///   - nanoseconds: 0 ..< 10⁹, added to `seconds`.
+    static func appendProtobuf(seconds: Int64, nanoseconds: Int64, to buffer: inout [UInt8]) {
+        appendDateTime(seconds, to: &buffer)
+        appendFraction(nanoseconds, to: &buffer)
+        buffer.append(UInt8(ascii: "Z"))
+    }
+
+    /// Appends `.123`, `.123456` or `.123456789` for `nanoseconds` (0 ..< 10⁹): as few groups of
+    /// three digits as show every nonzero one, nothing for 0 — the fraction of protobuf's
+    /// Timestamp and Duration JSON.
+    static func appendFraction(_ nanoseconds: Int64, to buffer: inout [UInt8]) {
+        guard nanoseconds != 0 else { return }
+        buffer.append(UInt8(ascii: "."))
+        if nanoseconds % 1_000_000 == 0 {
+            appendDigits(nanoseconds / 1_000_000, count: 3, to: &buffer)
+        } else if nanoseconds % 1000 == 0 {
+            appendDigits(nanoseconds / 1000, count: 6, to: &buffer)
+        } else {
+            appendDigits(nanoseconds, count: 9, to: &buffer)
+        }
+    }
+
     /// Whole seconds since the epoch (rounded down) and the nanoseconds past them (0 ..< 10⁹).
     private static func split(_ time: Timestamp) -> (seconds: Int64, fraction: Int64) {
         let nanosecondsPerSecond: Int64 = 1_000_000_000

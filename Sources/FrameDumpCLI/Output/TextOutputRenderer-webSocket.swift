@@ -3,7 +3,8 @@ import WebSocketFraming
 
 extension TextOutputRenderer {
     /// A WebSocket layer's event as a block: a heading line, and for a frame (or an inflated
-    /// message) its unmasked payload as a hex+ASCII dump.
+    /// message) its unmasked payload as a hex+ASCII dump unless bodies are off (`--payload none`
+    /// or `--body none`, as for frames).
     ///
     /// ```
     /// conn 1 c2s 127.0.0.1:40000 → 127.0.0.1:8765  …Z  ws frame  offset 268  fin text masked 0x1a2b3c4d  payload 13 bytes (19 on the wire)
@@ -12,6 +13,7 @@ extension TextOutputRenderer {
     mutating func renderWebSocket(_ event: WebSocketEvent, label: StreamLabel, time: Timestamp, into buffer: inout [UInt8]) {
         let stream = "conn \(label.connection) \(label.direction) \(label.sourceText) → \(label.destinationText)"
         var dump: [UInt8] = []
+        let dumpsPayload = showsBody && bodies.defaultView != .none
         let (name, what, isBad): (String, String, Bool)
         switch event {
         case .handshake(let handshake):
@@ -26,13 +28,13 @@ extension TextOutputRenderer {
             let close = frame.closeCode.map { "  close \($0)" + (frame.closeReason.map { $0.isEmpty ? "" : " \"\($0.terminalSafe)\"" } ?? "") } ?? ""
             (name, what, isBad) = ("ws frame", "offset \(frame.offset)  \(bits.compactMap { $0 }.joined(separator: " "))  "
                 + "payload \(frame.payloadLength) bytes (\(frame.wireLength) on the wire)\(close)", false)
-            if showsBody { HexASCIIDump.append(frame.payload[...], indent: "  ", to: &dump) }
+            if dumpsPayload { HexASCIIDump.append(frame.payload[...], indent: "  ", to: &dump) }
         case .message(let message):
             let inflated = message.compressed ? ", \(message.wireLength) compressed" : ""
             let inner = message.innerOffset.map { "  inner offset \($0)" } ?? ""
             (name, what, isBad) = ("ws message", "offset \(message.offset)  \(message.opcode)  \(counted(message.frames, "frame"))  "
                 + "\(message.length) bytes\(inflated)\(inner)", false)
-            if showsBody, message.compressed { HexASCIIDump.append(message.inflated[...], indent: "  ", to: &dump) }
+            if dumpsPayload, message.compressed { HexASCIIDump.append(message.inflated[...], indent: "  ", to: &dump) }
         case .violation(let violation):
             (name, what, isBad) = ("ws error", "offset \(violation.offset)  \(Self.text(violation.kind))", true)
         case .unread(_, let offset, let length, let reason):

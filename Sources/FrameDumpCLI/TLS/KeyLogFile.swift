@@ -4,7 +4,8 @@ import TLSDecryption
 /// ``TLSKeyProvider``: the secrets of every line read, looked up by client random.
 ///
 /// With ``followsGrowth`` (`capture`: the client appends to the file while it runs), a client
-/// random that is not found yet makes it read what was appended since, then look again.
+/// random that is not found yet makes it read what was appended since, then look again; a file
+/// that does not exist yet (the capture starts before the client) is opened when it appears.
 /// Malformed lines are warnings on standard error with their line numbers; the rest is used.
 final class KeyLogFile: TLSKeyProvider {
     private let log = TLSKeyLog()
@@ -17,7 +18,8 @@ final class KeyLogFile: TLSKeyProvider {
     /// - Parameters:
     ///   - path: The file; `nil` for keys only from ``add(embedded:source:)``.
     ///   - followsGrowth: Keep the file open and read on when a client random is missing.
-    /// - Throws: ``CommandFailure`` (exit 2) when the file cannot be opened or read.
+    /// - Throws: ``CommandFailure`` (exit 2) when the file cannot be opened (unless it follows
+    ///   growth: then a warning, and it is opened when a key is looked for) or read.
     init(path: String?, followsGrowth: Bool = false) throws(CommandFailure) {
         self.path = path
         self.followsGrowth = followsGrowth
@@ -25,7 +27,11 @@ final class KeyLogFile: TLSKeyProvider {
         switch FileDescriptorIO.openForReading(path) {
         case .success(let opened): fileDescriptor = opened
         case .failure(let error):
-            throw CommandFailure(message: "framedump: cannot open the TLS key log \(path): \(error.text)", status: .badInput)
+            guard followsGrowth else {
+                throw CommandFailure(message: "framedump: cannot open the TLS key log \(path): \(error.text)", status: .badInput)
+            }
+            StandardError.writeLine("framedump: the TLS key log \(path) cannot be opened yet (\(error.text)); it is opened when a connection needs keys")
+            return
         }
         try readMore(isComplete: !followsGrowth)
         if !followsGrowth {
@@ -46,11 +52,15 @@ final class KeyLogFile: TLSKeyProvider {
     /// How many client randoms have secrets.
     var count: Int { log.count }
 
-    var mayLearnMore: Bool { followsGrowth && fileDescriptor >= 0 }
+    var mayLearnMore: Bool { followsGrowth && path != nil }
 
     func secrets(for clientRandom: ClientRandom) -> TLSSecrets? {
         if let secrets = log.secrets(for: clientRandom) { return secrets }
-        guard followsGrowth, fileDescriptor >= 0 else { return nil }
+        guard followsGrowth, let path else { return nil }
+        if fileDescriptor < 0 {
+            guard case .success(let opened) = FileDescriptorIO.openForReading(path) else { return nil }
+            fileDescriptor = opened
+        }
         try? readMore(isComplete: false)
         return log.secrets(for: clientRandom)
     }
