@@ -75,7 +75,8 @@ struct WebSocketStreamReader {
     /// Takes bytes of the Upgrade head from `bytes`, up to and including its blank line.
     ///
     /// - Returns: How many bytes it took, and whether the head is whole; a head over the limit
-    ///   is `nil` (the direction is then unread).
+    ///   is `nil` (the direction is then unread), and all of `bytes` is counted in ``offset``,
+    ///   so the chunk's bytes past the limit are in the unread range too.
     mutating func readHead(_ bytes: UnsafeRawBufferPointer) -> (taken: Int, complete: Bool)? {
         // Only the last 3 bytes already held can begin the blank line: no rescanning.
         var index = 0
@@ -88,7 +89,7 @@ struct WebSocketStreamReader {
                 return (index, true)
             }
             if count > limits.maxHandshakeBytes {
-                offset += UInt64(index)
+                offset += UInt64(bytes.count)
                 return nil
             }
         }
@@ -260,7 +261,7 @@ struct WebSocketStreamReader {
             if !message!.broken {
                 try inflate(framePayload, at: frame.offset, emit)
                 // RFC 7692 §7.2.2: the sender removed the empty stored block's 00 00 ff ff.
-                if frame.fin { try inflate([0x00, 0x00, 0xFF, 0xFF], at: frame.offset, emit) }
+                if frame.fin, !message!.broken { try inflate([0x00, 0x00, 0xFF, 0xFF], at: frame.offset, emit) }
             }
         } else {
             message!.length += frame.payloadLength
@@ -280,7 +281,12 @@ struct WebSocketStreamReader {
     /// Inflates `input` into the message: kept up to the limit, passed on (binary) up to it,
     /// counted beyond it.
     private mutating func inflate(_ input: [UInt8], at frameOffset: UInt64, _ emit: Emit) throws {
-        guard let inflater else { return }
+        guard let inflater else {
+            // No inflater (zlib could not start): the message's bytes are only in its frames.
+            message!.broken = true
+            try violation(.inflateFailed("no inflater"), at: frameOffset, emit)
+            return
+        }
         let isBinary = message!.opcode == .binary
         let limit = UInt64(limits.maxMessageLength)
         do {

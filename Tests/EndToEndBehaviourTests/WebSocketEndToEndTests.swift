@@ -178,6 +178,19 @@ import Testing
         #expect(!records.contains { $0["type"] as? String == "ws_frame" })
     }
 
+    /// The heads' text and a close reason are the peers': in text output their control
+    /// characters are escaped (`\x1B`), so a capture cannot recolour or retitle the terminal.
+    @Test func controlCharactersFromThePeersAreEscaped() throws {
+        let request = Array("GET /\u{1B}[31mred HTTP/1.1\r\nUpgrade: websocket\r\nSec-WebSocket-Protocol: \u{1B}]0;title\u{07}\r\n\r\n".utf8)
+        let response = Array("HTTP/1.1 101 S\u{1B}[2J\r\nUpgrade: websocket\r\nSec-WebSocket-Protocol: \u{1B}]0;title\u{07}\r\n\r\n".utf8)
+        let close = Self.frame(opcode: 0x8, key: Self.key, [0x03, 0xE8] + Array("\u{1B}[31mbye\u{9B}".utf8))
+        let path = try Self.capture([(true, request), (false, response), (true, close)])
+        let result = try FrameDumpProcess.run(["decode", "--format", "websocket", "--color", "never", path])
+        #expect(!result.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) })
+        #expect(result.stdout.contains("GET /\\x1B[31mred HTTP/1.1 → 101 S\\x1B[2J, subprotocol \\x1B]0;title\\x07"), "\(result.stdout)")
+        #expect(result.stdout.contains("close 1000 \"\\x1B[31mbye\\x9B\""), "\(result.stdout)")
+    }
+
     /// Without `--format`, the Upgrade request makes the connection WebSocket's: the same lines
     /// as with `--format websocket`, and a note on standard error; a plain HTTP GET is not.
     @Test func detectionFindsTheUpgrade() throws {

@@ -32,6 +32,9 @@ import Testing
     @Test(arguments: [
         (#"{"heartbeat":{"pong_timeout":5}}"#, "heartbeat.pong_timeout: expected a known key"),
         (#"{"reconnect":{"base_s":"1"}}"#, "reconnect.base_s: expected a number of seconds ≥ 0"),
+        // A number too large once said only "≥ 0" or "≥ 1", which it is.
+        (#"{"heartbeat":{"intervals_s":{"wifi":1e308}}}"#, "heartbeat.intervals_s.wifi: expected a number of seconds ≥ 0 and under 1000000000"),
+        (#"{"heartbeat":{"missed_pongs":99999999999999999999}}"#, "heartbeat.missed_pongs: expected a whole number from 1 to 9223372036854775807"),
         (#"{"message_id":{"msg":{"body_uint":9}}}"#, "message_id.msg.body_uint: expected a byte count from 1 to 8"),
         (#"{"message_id":{"msg":{"json":"a..b"}}}"#, "message_id.msg.json: expected a key path"),
         (#"{"frames":[1]}"#, "frames: expected a JSON object, at line 1, column 2"),

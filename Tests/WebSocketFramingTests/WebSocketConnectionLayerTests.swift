@@ -172,4 +172,51 @@ import WebSocketFraming
             #expect(frame.payload == payload)
         }
     }
+
+    /// A head with no blank line, in chunks that cross the 64-byte limit mid-chunk: the chunk's
+    /// bytes past the limit were once dropped from the unread range (only those up to the limit
+    /// were counted), so a 100-byte head was 65 unread bytes.
+    @Test func aHeadOverTheLimitIsUnreadToItsLastByte() throws {
+        let head = Array("GET / HTTP/1.1\r\nUpgrade: websocket\r\nX-Long: ".utf8) + [UInt8](repeating: 0x61, count: 100)
+        for chunk in [head.count, 50, 7] {
+            let layer = WebSocketConnectionLayer(limits: WebSocketLimits(maxHandshakeBytes: 64), makeInflater: { nil })
+            var unread: [UInt64] = []
+            func emit(_ output: ConnectionLayerOutput<WebSocketEvent>) {
+                if case .event(.unread(.clientToServer, let offset, let length, _)) = output { unread.append(offset + length) }
+            }
+            for start in stride(from: 0, to: head.count, by: chunk) {
+                try Array(head[start..<min(head.count, start + chunk)]).withUnsafeBytes { try layer.receive($0, from: .clientToServer, emit) }
+            }
+            try layer.endStream(.clientToServer, emit)
+            #expect(unread == [UInt64(head.count)], "chunks of \(chunk)")
+        }
+    }
+
+    /// Rejects every input, as zlib does bytes that are not DEFLATE.
+    final class FailingInflater: WebSocketInflater {
+        func inflate(_ input: UnsafeRawBufferPointer, chunkLimit: Int, _ output: (UnsafeRawBufferPointer) throws -> Void) throws {
+            throw WebSocketInflateError(message: "invalid block type")
+        }
+        func reset() {}
+    }
+
+    /// A compressed message that does not inflate is one `inflate_failed`: the restored
+    /// 00 00 ff ff tail of a message already broken is not inflated (and refused) again. With
+    /// no inflater at all (zlib could not start) it is one too, as the layer's `init` promises,
+    /// where the message once passed with no event and length 0.
+    @Test(arguments: [true, false]) func aMessageThatDoesNotInflateIsOneViolation(hasInflater: Bool) throws {
+        let layer = WebSocketConnectionLayer(makeInflater: { hasInflater ? FailingInflater() : nil })
+        var violations: [WebSocketViolation] = []
+        func emit(_ output: ConnectionLayerOutput<WebSocketEvent>) {
+            if case .event(.violation(let violation)) = output { violations.append(violation) }
+        }
+        let response = Array("HTTP/1.1 101 Switching Protocols\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n".utf8)
+        let request = Array(Self.client[..<Self.client.firstRange(of: Array("\r\n\r\n".utf8))!.upperBound])
+        let frames = Self.frame(0xC2, masked: true, [0xFF, 0xFF])
+        try request.withUnsafeBytes { try layer.receive($0, from: .clientToServer, emit) }
+        try response.withUnsafeBytes { try layer.receive($0, from: .serverToClient, emit) }
+        try frames.withUnsafeBytes { try layer.receive($0, from: .clientToServer, emit) }
+        #expect(violations.map(\.kind) == [.inflateFailed(hasInflater ? "invalid block type" : "no inflater")])
+        #expect(violations.map(\.offset) == [UInt64(request.count)])
+    }
 }

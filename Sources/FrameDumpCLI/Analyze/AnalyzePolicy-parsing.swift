@@ -3,7 +3,7 @@ import BodyViews
 /// Reading a policy file: a JSON object (docs/analyze.md), parsed by ``JSONParser``.
 extension AnalyzePolicy {
     /// Why a policy file cannot be used: the key path, what was expected there and where the
-    /// key is, e.g. `heartbeat.pong_timeout_s: expected a number of seconds ≥ 0, at line 4, column 5`.
+    /// key is, e.g. `heartbeat.pong_timeout_s: expected a number of seconds ≥ 0 and under 1000000000, at line 4, column 5`.
     struct ParseError: Error, Equatable, CustomStringConvertible {
         var path: String
         var expected: String
@@ -180,7 +180,7 @@ extension AnalyzePolicy {
         func seconds(_ key: String) throws(ParseError) -> Int64? {
             guard let value = JSONValue.object(members)[key] else { return nil }
             guard case .number(let text) = value, let seconds = Double(text), seconds >= 0, seconds < 1e9 else {
-                throw error(key, expected: "a number of seconds ≥ 0")
+                throw error(key, expected: "a number of seconds ≥ 0 and under 1000000000")
             }
             return Int64((seconds * 1e9).rounded())
         }
@@ -188,7 +188,7 @@ extension AnalyzePolicy {
         func count(_ key: String) throws(ParseError) -> Int? {
             guard let value = JSONValue.object(members)[key] else { return nil }
             guard case .number(let text) = value, let count = Int(text), count >= 1 else {
-                throw error(key, expected: "a whole number ≥ 1")
+                throw error(key, expected: "a whole number from 1 to \(Int.max)")
             }
             return count
         }

@@ -17,14 +17,15 @@ extension TextOutputRenderer {
         let (name, what, isBad): (String, String, Bool)
         switch event {
         case .handshake(let handshake):
-            let status = handshake.status.map { "\($0) \(handshake.reason ?? "")" } ?? "no response"
-            (name, what, isBad) = ("ws handshake", "\(handshake.requestLine ?? "no request") → \(status)"
-                + (handshake.extensions.map { ", extensions \($0)" } ?? "")
-                + (handshake.subprotocol.map { ", subprotocol \($0)" } ?? ""), handshake.status != 101)
+            // The heads' text is the peers': shown with its control characters escaped.
+            let status = handshake.status.map { "\($0) \((handshake.reason ?? "").terminalSafe)" } ?? "no response"
+            (name, what, isBad) = ("ws handshake", "\(handshake.requestLine?.terminalSafe ?? "no request") → \(status)"
+                + (handshake.extensions.map { ", extensions \($0.terminalSafe)" } ?? "")
+                + (handshake.subprotocol.map { ", subprotocol \($0.terminalSafe)" } ?? ""), handshake.status != 101)
         case .frame(let frame):
             let bits = [frame.fin ? "fin" : nil, frame.opcode.description, frame.rsv1 ? "rsv1" : nil, frame.rsv2 ? "rsv2" : nil,
                         frame.rsv3 ? "rsv3" : nil, frame.maskKey.map { "masked \(JSONLinesOutputRenderer.hex32($0))" }]
-            let close = frame.closeCode.map { "  close \($0)" + (frame.closeReason.map { $0.isEmpty ? "" : " \"\($0)\"" } ?? "") } ?? ""
+            let close = frame.closeCode.map { "  close \($0)" + (frame.closeReason.map { $0.isEmpty ? "" : " \"\($0.terminalSafe)\"" } ?? "") } ?? ""
             (name, what, isBad) = ("ws frame", "offset \(frame.offset)  \(bits.compactMap { $0 }.joined(separator: " "))  "
                 + "payload \(frame.payloadLength) bytes (\(frame.wireLength) on the wire)\(close)", false)
             if dumpsPayload { HexASCIIDump.append(frame.payload[...], indent: "  ", to: &dump) }

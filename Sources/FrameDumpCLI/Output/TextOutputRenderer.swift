@@ -74,8 +74,8 @@ struct TextOutputRenderer: OutputRenderer {
         let (name, what, isBad): (String, String, Bool) = switch event {
         case .session(let session):
             ("tls", "\(session.versionName) \(session.cipherSuiteName)"
-                + (session.serverName.map { " sni \($0)" } ?? "")
-                + (session.alpn.isEmpty ? "" : " alpn \(session.alpn.joined(separator: ","))")
+                + (session.serverName.map { " sni \($0.terminalSafe)" } ?? "")
+                + (session.alpn.isEmpty ? "" : " alpn \(session.alpn.joined(separator: ",").terminalSafe)")
                 + (session.resumed ? " resumed" : "")
                 + (session.keysFound ? ", keys found" : ", no keys in the key log"), false)
         case .noKey(_, let offset, let length, let reason):

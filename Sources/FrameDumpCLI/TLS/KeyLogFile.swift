@@ -76,7 +76,7 @@ final class KeyLogFile: TLSKeyProvider {
 
     private func report(_ warnings: [TLSKeyLog.Warning], source: String) {
         for warning in warnings {
-            StandardError.writeLine("framedump: \(source): \(warning); the line is not used")
+            StandardError.writeLine("framedump: \(source): \(String(describing: warning).terminalSafe); the line is not used")
         }
     }
 }
