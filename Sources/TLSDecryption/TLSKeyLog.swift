@@ -84,6 +84,12 @@ public final class TLSKeyLog: TLSKeyProvider {
             warnings.append(Warning(line: lineNumber, message: "CLIENT_RANDOM: the master secret is \(secret.count) bytes, expected 48"))
             return
         }
+        // A TLS 1.3 traffic secret is Hash.length bytes (RFC 8446 §7.1): its suites hash with
+        // SHA-256 or SHA-384.
+        if label != "CLIENT_RANDOM", secret.count != 32, secret.count != 48 {
+            warnings.append(Warning(line: lineNumber, message: "\(label): the secret is \(secret.count) bytes, expected 32 (SHA-256) or 48 (SHA-384)"))
+            return
+        }
         var secrets = secretsByRandom[random] ?? TLSSecrets()
         switch label {
         case "CLIENT_RANDOM": secrets.masterSecret = secret

@@ -20,8 +20,11 @@ import TLSDecryption
             CLIENT_RANDOM \(Self.random) 0102
             EXPORTER_SECRET \(Self.random) \(Self.master)
             CLIENT_HANDSHAKE_TRAFFIC_SECRET \(String(repeating: "cd", count: 32)) \(Self.master)
+            SERVER_HANDSHAKE_TRAFFIC_SECRET \(String(repeating: "cd", count: 32)) \(String(repeating: "ee", count: 5000))
+            SERVER_TRAFFIC_SECRET_0 \(String(repeating: "cd", count: 32)) \(String(repeating: "ee", count: 32))
             """.utf8), isComplete: true)
-        #expect(warnings.map(\.line) == [3, 5, 6, 7, 8])
+        #expect(warnings.map(\.line) == [3, 5, 6, 7, 8, 11])
+        #expect(warnings.last?.message == "SERVER_HANDSHAKE_TRAFFIC_SECRET: the secret is 5000 bytes, expected 32 (SHA-256) or 48 (SHA-384)")
         #expect(warnings[0].message.contains("expected 3 fields"))
         #expect(warnings[1].message.contains("unknown label \"BOGUS_LABEL\""))
         #expect(warnings[2].message.contains("client random"))
