@@ -49,6 +49,18 @@ struct FuzzedInput {
         return (Int(control & 1), nil, bytes(length))
     }
 
+    /// Reads ``connectionChunk()``s until the input ends: the layer targets' common loop.
+    ///
+    /// - Parameters:
+    ///   - bytes: Receives a chunk's bytes and its direction's number.
+    ///   - gap: Receives a gap's length and its direction's number.
+    mutating func playConnection(bytes: ([UInt8], Int) -> Void, gap: (Int, Int) -> Void) {
+        while !isEmpty {
+            let chunk = connectionChunk()
+            if let length = chunk.gap { gap(length, chunk.direction) } else { bytes(chunk.bytes, chunk.direction) }
+        }
+    }
+
     /// Everything not read yet.
     mutating func rest() -> [UInt8] {
         bytes(bytes.count - position)

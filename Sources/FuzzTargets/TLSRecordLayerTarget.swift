@@ -43,17 +43,13 @@ public func fuzzTLSRecordLayer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
             }
         }
     }
-    while !input.isEmpty {
-        let chunk = input.connectionChunk()
-        let direction = StreamDirection(rawValue: chunk.direction)!
-        if let gap = chunk.gap {
-            received[direction.rawValue] += UInt64(gap)
-            try? layer.noteGap(byteCount: UInt64(gap), from: direction, check)
-        } else {
-            received[direction.rawValue] += UInt64(chunk.bytes.count)
-            chunk.bytes.withUnsafeBytes { bytes in try? layer.receive(bytes, from: direction, check) }
-        }
-    }
+    input.playConnection(bytes: { chunk, number in
+        received[number] += UInt64(chunk.count)
+        chunk.withUnsafeBytes { bytes in try? layer.receive(bytes, from: StreamDirection(rawValue: number)!, check) }
+    }, gap: { length, number in
+        received[number] += UInt64(length)
+        try? layer.noteGap(byteCount: UInt64(length), from: StreamDirection(rawValue: number)!, check)
+    })
     for direction in StreamDirection.allCases { try? layer.endStream(direction, check) }
     precondition(ended == [true, true], "a direction never ended")
     return 0

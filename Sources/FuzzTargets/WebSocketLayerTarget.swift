@@ -58,16 +58,10 @@ public func fuzzWebSocketLayer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CIn
         feed(Array("HTTP/1.1 101 Switching Protocols\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n".utf8), .serverToClient)
         _ = input.byte()
     }
-    while !input.isEmpty {
-        let chunk = input.connectionChunk()
-        let direction = StreamDirection(rawValue: chunk.direction)!
-        if let gap = chunk.gap {
-            received[direction.rawValue] += UInt64(gap)
-            try? layer.noteGap(byteCount: UInt64(gap), from: direction, check)
-        } else {
-            feed(chunk.bytes, direction)
-        }
-    }
+    input.playConnection(bytes: { chunk, number in feed(chunk, StreamDirection(rawValue: number)!) }, gap: { length, number in
+        received[number] += UInt64(length)
+        try? layer.noteGap(byteCount: UInt64(length), from: StreamDirection(rawValue: number)!, check)
+    })
     for direction in StreamDirection.allCases { try? layer.endStream(direction, check) }
     precondition(ended == [true, true], "a direction never ended")
     precondition(covered == received, "bytes not accounted for: \(covered) of \(received)")
