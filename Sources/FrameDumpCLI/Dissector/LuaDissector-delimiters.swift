@@ -2,74 +2,208 @@ import FrameCodec
 
 /// Delimiter formats in Lua: the frame ends at the earliest delimiter, as Netty's
 /// `DelimiterBasedFrameDecoder` and ``FrameDecoder`` cut it.
+///
+/// `dissect_tcp_pdus` cannot cut these as the decoder does: its `get_len` sees only the bytes
+/// from a PDU's start, so a frame that must wait for the next bytes (a tie between delimiters
+/// of which one begins another) or a run with no delimiter is searched again from its start in
+/// every segment, and Wireshark 4.0, asked for more bytes inside the part of a reassembly it
+/// already held, extends the reassembly and dissects it again from its start later. So the Lua
+/// keeps the decoder's state per TCP stream and direction (a mirror of
+/// `FrameDecoder.decodeDelimitedFrames`: open frame start, scanned-up-to offset with the few
+/// bytes that may start a delimiter, skip mode) and the cut points it found, fed each byte once
+/// in the first pass; every call, in the first pass or a later one, shows the cuts that lie in
+/// its bytes and sets `pinfo.desegment_offset`/`desegment_len` itself. Per packet it records
+/// which bytes it showed, so a later pass shows the same.
 extension LuaDissector {
-    /// `delimited_end(tvb, offset)`: the length of the frame from `offset` through its
-    /// delimiter, and the delimiter's length; nil while no delimiter is certain (none yet, or a
-    /// delimiter listed earlier may still complete at or before the one found: the decoder
-    /// waits for it, so the cut does not depend on where a segment ends). The search reads a
-    /// window that grows fourfold, so a short frame at the head of a long reassembled buffer
-    /// costs only its own bytes.
+    /// The decoder mirror: `advance(state, tvb, first, last)` feeds the stream bytes `first..<last`
+    /// (tvb holds them from `first`) to a direction's state, appending the frames and skipped runs
+    /// it completes to `state.starts`/`ends`/`trailers` (trailer -1 for a skipped run).
     static func appendDelimiterSearch(_ format: FrameFormat, to lua: inout Lines) {
         let longest = format.delimiters.map(\.count).max() ?? 1
         lua.add("""
             local DELIMITERS = { \(format.delimiters.map { quoted(bytes: $0) }.joined(separator: ", ")) }
             local LONGEST = \(longest)
             local KEEPS_DELIMITER = \(format.keepsDelimiter)
-            local function delimited_end(tvb, offset)
-                local rest = tvb:len() - offset
-                local window = math.min(rest, 512)
-                while true do
-                    local s = tvb:raw(offset, window)
-                    local best, chosen
-                    for i, d in ipairs(DELIMITERS) do
-                        local at = s:find(d, 1, true)
-                        if at and (best == nil or at < best) then best, chosen = at, i end
-                    end
-                    -- Every delimiter that could start at or before `best` is wholly in the window.
-                    if best and best + LONGEST - 1 <= window then return best - 1 + #DELIMITERS[chosen], #DELIMITERS[chosen] end
-                    if window == rest then
-                        if best == nil then return nil end
-                        for i, d in ipairs(DELIMITERS) do
-                            for at = math.max(1, window - #d + 2), math.min(window, best) do
-                                if (at < best or i < chosen) and d:sub(1, window - at + 1) == s:sub(at) then return nil end
-                            end
-                        end
-                        return best - 1 + #DELIMITERS[chosen], #DELIMITERS[chosen]
-                    end
-                    window = math.min(rest, window * 4)
-                end
+            local PAYLOAD_START = \(format.payloadOffset ?? 0)
+
+            -- Where a call's bytes are in the stream: its segment's relative sequence number and length.
+            local tcp_stream = Field.new("tcp.stream")
+            local tcp_seq = Field.new("tcp.seq")
+            local tcp_len = Field.new("tcp.len")
+            local function innermost(field)
+                local all = { field() }
+                return all[#all].value
             end
 
-            -- dissect_tcp_pdus' get_len: through the delimiter, or 0 (one more segment) while its
-            -- end is not seen. A frame over the max is held until its delimiter arrives, then
-            -- shown as skipped, as the decoder skips it through that delimiter.
-            local function pdu_len(tvb, pinfo, offset)
-                return delimited_end(tvb, offset) or 0
+            -- The decoder's state per TCP stream and direction, from one file's first pass.
+            local directions = {}
+            function proto.init() directions = {} end
+            local function direction(pinfo)
+                local key = tostring(innermost(tcp_stream)) .. " " .. tostring(pinfo.src) .. " " .. tostring(pinfo.src_port)
+                local state = directions[key]
+                if state == nil then
+                    state = { starts = {}, ends = {}, trailers = {}, calls = {} }
+                    directions[key] = state
+                end
+                return state
+            end
+
+            local function cut(state, start, stop, trailer)
+                local n = #state.starts + 1
+                state.starts[n], state.ends[n], state.trailers[n] = start, stop, trailer
+            end
+
+            local function read(tvb, offset, length)
+                return tvb:raw(offset, length)
+            end
+
+            -- FrameDecoder.decodeDelimitedFrames over the new bytes, and the few kept from the last
+            -- call that may start a delimiter (DelimiterSet.scan's resume point): the earliest
+            -- delimiter, the one listed first on a tie, unless a delimiter at or before it (listed
+            -- earlier, at the same place) may still complete past the end. A frame longer than the
+            -- max without a delimiter starts a skipped run, through the next delimiter.
+            local function advance(state, tvb, first, last)
+                if state.done == nil or first > state.done then
+                    -- The first bytes, or bytes after a hole: a run up to the next delimiter then.
+                    state.resync = state.done ~= nil
+                    state.done, state.frame, state.scan, state.carry = first, first, first, ""
+                end
+                if last <= state.done then return end
+                local s = state.carry .. read(tvb, state.done - first, last - state.done)
+                local base, n, i = state.scan, #s, 1
+                -- Each delimiter's next match at or after i (false: none), so every byte is searched once.
+                local next_at = {}
+                while true do
+                    local best, chosen
+                    for k, d in ipairs(DELIMITERS) do
+                        local at = next_at[k]
+                        if at ~= false and (at == nil or at < i) then
+                            at = s:find(d, i, true) or false
+                            next_at[k] = at
+                        end
+                        if at and (best == nil or at < best) then best, chosen = at, k end
+                    end
+                    local resume
+                    for p = math.max(i, n - LONGEST + 2), math.min(n, best or n) do
+                        for k, d in ipairs(DELIMITERS) do
+                            if #d > n - p + 1 and (best == nil or p < best or k < chosen) and d:sub(1, n - p + 1) == s:sub(p) then
+                                resume = p
+                                break
+                            end
+                        end
+                        if resume then break end
+                    end
+                    if resume == nil and best == nil then resume = n + 1 end
+                    if resume then
+                        local at = base + resume - 1
+                        if not state.resync and at - state.frame > MAX_FRAME then state.resync = true end
+                        state.scan, state.carry = at, s:sub(resume)
+                        break
+                    end
+                    local match = base + best - 1
+                    local stop = match + #DELIMITERS[chosen]
+                    if state.resync or match - state.frame > MAX_FRAME then
+                        cut(state, state.frame, stop, -1)
+                        state.resync = false
+                    else
+                        cut(state, state.frame, stop, KEEPS_DELIMITER and 0 or #DELIMITERS[chosen])
+                    end
+                    state.frame = stop
+                    i = best + #DELIMITERS[chosen]
+                end
+                state.done = last
             end
 
             """)
     }
 
-    /// `dissect_pdu` for a delimiter format: the frame, its payload without the delimiter
-    /// (unless `keepdelim=yes`), or a skipped run when the frame is over the max.
-    static func appendDelimitedPDU(_ format: FrameFormat, name: String, to lua: inout Lines) {
+    /// `show` and `proto.dissector` for a delimiter format: each call shows the cuts in its bytes
+    /// up to where it stops, a frame with its payload (without the delimiter unless
+    /// `keepdelim=yes`), a skipped run as one item per call with the run's length on the last.
+    static func appendDelimitedDissector(_ format: FrameFormat, name: String, to lua: inout Lines) {
         lua.add("""
-            local function dissect_pdu(tvb, pinfo, tree)
-                -- The delimiter that ended this frame is the longest one it ends with: of those,
-                -- the earliest match, which is the one the search took.
-                local trailer = 0
-                local s = tvb:raw(0, tvb:len())
-                for _, d in ipairs(DELIMITERS) do
-                    if #d > trailer and #d <= #s and s:sub(#s - #d + 1) == d then trailer = #d end
-                end
-                if tvb:len() - trailer > MAX_FRAME then return skip_item(tvb, tree) end
+            local function frame_item(tvb, pinfo, tree, trailer)
                 local item = tree:add(proto, tvb())
                 item:add(pdu_length, tvb(), tvb:len())
                 item:add(pdu_skipped, tvb(0, 0), false)
-                local payload_end = KEEPS_DELIMITER and tvb:len() or tvb:len() - trailer
-                local payload_start = \(format.payloadOffset ?? 0)
-                if payload_end > payload_start then item:add(pdu_payload, tvb(payload_start, payload_end - payload_start)) end
+                local payload_end = tvb:len() - trailer
+                if payload_end > PAYLOAD_START then item:add(pdu_payload, tvb(PAYLOAD_START, payload_end - PAYLOAD_START)) end
                 pinfo.cols.protocol = \(quoted(name))
+            end
+
+            -- The first cut that ends after `offset` (binary search: cuts are in stream order).
+            local function first_cut(state, offset)
+                local low, high = 1, #state.starts + 1
+                while low < high do
+                    local mid = math.floor((low + high) / 2)
+                    if state.ends[mid] > offset then high = mid else low = mid + 1 end
+                end
+                return low
+            end
+
+            -- The items for the stream bytes first..<stop, which tvb holds from `first`.
+            local function show(state, tvb, pinfo, tree, first, stop)
+                local index = first_cut(state, first)
+                while index <= #state.starts and state.starts[index] < stop do
+                    local start, finish = state.starts[index], state.ends[index]
+                    if state.trailers[index] >= 0 then
+                        if start >= first and finish <= stop then
+                            frame_item(tvb(start - first, finish - start):tvb(), pinfo, tree, state.trailers[index])
+                        end
+                    else
+                        local from, to = math.max(start, first), math.min(finish, stop)
+                        skip_item(tvb(from - first, to - from):tvb(), tree, finish <= stop and finish - start or nil)
+                    end
+                    index = index + 1
+                end
+                if state.resync and state.frame < stop then
+                    local from = math.max(state.frame, first)
+                    skip_item(tvb(from - first, stop - from):tvb(), tree, nil)
+                end
+            end
+
+            -- The bytes a later pass's call shows: what the first pass decided for that packet.
+            -- (Its tvb may be shorter: Wireshark then hands a reassembly only up to where it stopped.)
+            local function decided(state, pinfo, tvb)
+                for _, call in ipairs(state.calls[pinfo.number] or {}) do
+                    if tvb:len() >= call[2] - call[1] then return call[1], call[2] end
+                end
+            end
+
+            -- In the first pass a call's tvb ends where its segment ends (a reassembly asked for with
+            -- DESEGMENT_ONE_MORE_SEGMENT takes whole segments). It stops at an open frame's start and
+            -- asks for one more segment; when that start lies in bytes of an earlier segment of the
+            -- reassembly, Wireshark would extend the reassembly and dissect it again from its start
+            -- (packet-tcp.c: desegment_offset <= old_len), so the call shows nothing and asks for
+            -- more at its start: the frames show once, where the reassembly ends. A skipped run is
+            -- never reassembled: its bytes are shown as they come.
+            function proto.dissector(tvb, pinfo, tree)
+                local state = direction(pinfo)
+                local first, stop
+                -- (tshark -2 with no filter runs no dissection in its first pass: then every pass is one.)
+                if pinfo.visited and state.first_pass then
+                    first, stop = decided(state, pinfo, tvb)
+                    if first == nil then return tvb:len() end
+                else
+                    state.first_pass = not pinfo.visited
+                    local segment = innermost(tcp_len)
+                    local segment_end = innermost(tcp_seq) + segment
+                    first = segment_end - tvb:len()
+                    advance(state, tvb, first, segment_end)
+                    stop = segment_end
+                    if not state.resync and state.frame < segment_end and state.frame >= first then
+                        local held = segment_end - segment
+                        stop = (first < held and state.frame <= held) and first or state.frame
+                    end
+                    local calls = state.calls[pinfo.number] or {}
+                    calls[#calls + 1] = { first, stop }
+                    state.calls[pinfo.number] = calls
+                    if stop < segment_end then
+                        pinfo.desegment_offset = stop - first
+                        pinfo.desegment_len = DESEGMENT_ONE_MORE_SEGMENT
+                    end
+                end
+                show(state, tvb, pinfo, tree, first, stop)
                 return tvb:len()
             end
 

@@ -71,6 +71,10 @@ enum LuaDissector {
             lua.add("local pdu_crc_ok = ProtoField.bool(\(quoted("\(name).pdu.crc_ok")), \"Checksum good\")")
             declared.append("pdu_crc_ok")
         }
+        if format.isDelimited {
+            lua.add("local pdu_run_length = ProtoField.uint64(\(quoted("\(name).pdu.run_length")), \"Skipped run length (the whole run, on the item that ends it)\", base.DEC)")
+            declared.append("pdu_run_length")
+        }
         lua.add("proto.fields = { \(declared.joined(separator: ", ")) }")
         lua.add("")
         if format.isDelimited {
@@ -81,19 +85,19 @@ enum LuaDissector {
             appendWalk(format, to: &lua)
             appendLengthFunction(format, to: &lua)
         }
-        appendSkipItem(name: name, to: &lua)
+        appendSkipItem(name: name, runLength: format.isDelimited, to: &lua)
         if format.isDelimited {
-            appendDelimitedPDU(format, name: name, to: &lua)
+            appendDelimitedDissector(format, name: name, to: &lua)
         } else {
             appendPDU(format, name: name, to: &lua)
-        }
-        lua.add("""
-            function proto.dissector(tvb, pinfo, tree)
-                dissect_tcp_pdus(tvb, tree, 1, pdu_len, dissect_pdu)
-                return tvb:len()
-            end
+            lua.add("""
+                function proto.dissector(tvb, pinfo, tree)
+                    dissect_tcp_pdus(tvb, tree, 1, pdu_len, dissect_pdu)
+                    return tvb:len()
+                end
 
-            """)
+                """)
+        }
         appendRegistration(format, registration: registration, to: &lua)
         return lua.text
     }
@@ -134,13 +138,20 @@ enum LuaDissector {
         field.valueNames.map { "[\($0.value)] = \(quoted($0.name))" }.joined(separator: ", ")
     }
 
-    /// `skip_item(tvb, tree)`: a run of bytes that is no frame, as one item.
-    private static func appendSkipItem(name: String, to lua: inout Lines) {
+    /// `skip_item(tvb, tree)`: a run of bytes that is no frame, as one item; with `runLength`
+    /// (delimiter formats, whose runs are shown one item per call), `skip_item(tvb, tree,
+    /// run_length)` adds the whole run's length to the item that ends it.
+    private static func appendSkipItem(name: String, runLength: Bool, to lua: inout Lines) {
         lua.add("""
-            local function skip_item(tvb, tree)
+            local function skip_item(tvb, tree\(runLength ? ", run_length" : ""))
                 local item = tree:add(proto, tvb(), \(quoted("\(name): bytes that are no frame")))
                 item:add(pdu_length, tvb(), tvb:len())
                 item:add(pdu_skipped, tvb(), true)
+            """)
+        if runLength {
+            lua.add("    if run_length then item:add(pdu_run_length, tvb(), UInt64.new(run_length)) end")
+        }
+        lua.add("""
                 return tvb:len()
             end
 
