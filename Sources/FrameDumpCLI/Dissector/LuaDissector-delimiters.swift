@@ -26,31 +26,25 @@ extension LuaDissector {
             local KEEPS_DELIMITER = \(format.keepsDelimiter)
             local PAYLOAD_START = \(format.payloadOffset ?? 0)
 
-            -- Where a call's bytes are in the stream: its segment's relative sequence number and length.
-            local tcp_stream = Field.new("tcp.stream")
-            local tcp_seq = Field.new("tcp.seq")
-            local tcp_len = Field.new("tcp.len")
-            local function innermost(field)
-                local all = { field() }
-                return all[#all].value
-            end
-
-            -- The decoder's state per TCP stream and direction, from one file's first pass.
+            -- The decoder's state per TCP conversation and direction, from one file's first pass.
+            -- (No field extractors: in a pass without a tree, as tshark -2's first, they see nothing.)
             local directions = {}
             function proto.init() directions = {} end
             local function direction(pinfo)
-                local key = tostring(innermost(tcp_stream)) .. " " .. tostring(pinfo.src) .. " " .. tostring(pinfo.src_port)
+                local key = tostring(pinfo.src) .. " " .. tostring(pinfo.src_port) .. " " .. tostring(pinfo.dst) .. " " .. tostring(pinfo.dst_port)
                 local state = directions[key]
                 if state == nil then
-                    state = { starts = {}, ends = {}, trailers = {}, calls = {} }
+                    state = { starts = {}, ends = {}, trailers = {}, found_by = {}, calls = {} }
                     directions[key] = state
                 end
                 return state
             end
 
-            local function cut(state, start, stop, trailer)
+            -- A frame (trailer: the delimiter bytes the payload leaves out) or a skipped run (trailer
+            -- -1), found by the call whose bytes start at `call`.
+            local function cut(state, start, stop, trailer, call)
                 local n = #state.starts + 1
-                state.starts[n], state.ends[n], state.trailers[n] = start, stop, trailer
+                state.starts[n], state.ends[n], state.trailers[n], state.found_by[n] = start, stop, trailer, call
             end
 
             local function read(tvb, offset, length)
@@ -63,10 +57,8 @@ extension LuaDissector {
             -- earlier, at the same place) may still complete past the end. A frame longer than the
             -- max without a delimiter starts a skipped run, through the next delimiter.
             local function advance(state, tvb, first, last)
-                if state.done == nil or first > state.done then
-                    -- The first bytes, or bytes after a hole: a run up to the next delimiter then.
-                    state.resync = state.done ~= nil
-                    state.done, state.frame, state.scan, state.carry = first, first, first, ""
+                if state.done == nil then
+                    state.done, state.frame, state.scan, state.carry, state.resync = first, first, first, "", false
                 end
                 if last <= state.done then return end
                 local s = state.carry .. read(tvb, state.done - first, last - state.done)
@@ -103,10 +95,10 @@ extension LuaDissector {
                     local match = base + best - 1
                     local stop = match + #DELIMITERS[chosen]
                     if state.resync or match - state.frame > MAX_FRAME then
-                        cut(state, state.frame, stop, -1)
+                        cut(state, state.frame, stop, -1, first)
                         state.resync = false
                     else
-                        cut(state, state.frame, stop, KEEPS_DELIMITER and 0 or #DELIMITERS[chosen])
+                        cut(state, state.frame, stop, KEEPS_DELIMITER and 0 or #DELIMITERS[chosen], first)
                     end
                     state.frame = stop
                     i = best + #DELIMITERS[chosen]
@@ -141,9 +133,14 @@ extension LuaDissector {
                 return low
             end
 
-            -- The items for the stream bytes first..<stop, which tvb holds from `first`.
+            -- The items for the stream bytes first..<stop, which tvb holds from `first`. A skipped
+            -- run's length goes on its item in the call that found its end: the run's last bytes,
+            -- or an empty item when an earlier call showed them (their delimiter's end was
+            -- uncertain until the next bytes).
             local function show(state, tvb, pinfo, tree, first, stop)
+                if stop == first then return end
                 local index = first_cut(state, first)
+                if index > 1 and state.found_by[index - 1] == first and state.ends[index - 1] == first then index = index - 1 end
                 while index <= #state.starts and state.starts[index] < stop do
                     local start, finish = state.starts[index], state.ends[index]
                     if state.trailers[index] >= 0 then
@@ -152,13 +149,13 @@ extension LuaDissector {
                         end
                     else
                         local from, to = math.max(start, first), math.min(finish, stop)
-                        skip_item(tvb(from - first, to - from):tvb(), tree, finish <= stop and finish - start or nil)
+                        skip_item(tvb(from - first, to - from), tree, state.found_by[index] == first and finish - start or nil)
                     end
                     index = index + 1
                 end
                 if state.resync and state.frame < stop then
                     local from = math.max(state.frame, first)
-                    skip_item(tvb(from - first, stop - from):tvb(), tree, nil)
+                    skip_item(tvb(from - first, stop - from), tree, nil)
                 end
             end
 
@@ -170,9 +167,10 @@ extension LuaDissector {
                 end
             end
 
-            -- In the first pass a call's tvb ends where its segment ends (a reassembly asked for with
-            -- DESEGMENT_ONE_MORE_SEGMENT takes whole segments). It stops at an open frame's start and
-            -- asks for one more segment; when that start lies in bytes of an earlier segment of the
+            -- In the first pass, calls come in stream order per direction: a call's bytes follow the
+            -- last call's, or, after it asked for one more segment, are the reassembly from where it
+            -- stopped through the next segment. A call stops at an open frame's start and asks for
+            -- one more segment; when that start lies in bytes of an earlier segment of the
             -- reassembly, Wireshark would extend the reassembly and dissect it again from its start
             -- (packet-tcp.c: desegment_offset <= old_len), so the call shows nothing and asks for
             -- more at its start: the frames show once, where the reassembly ends. A skipped run is
@@ -180,25 +178,26 @@ extension LuaDissector {
             function proto.dissector(tvb, pinfo, tree)
                 local state = direction(pinfo)
                 local first, stop
-                -- (tshark -2 with no filter runs no dissection in its first pass: then every pass is one.)
                 if pinfo.visited and state.first_pass then
                     first, stop = decided(state, pinfo, tvb)
                     if first == nil then return tvb:len() end
                 else
+                    -- (A visited call with no first pass before it, as after the Lua plugins are
+                    -- reloaded, starts the state over as a first pass would.)
                     state.first_pass = not pinfo.visited
-                    local segment = innermost(tcp_len)
-                    local segment_end = innermost(tcp_seq) + segment
-                    first = segment_end - tvb:len()
-                    advance(state, tvb, first, segment_end)
-                    stop = segment_end
-                    if not state.resync and state.frame < segment_end and state.frame >= first then
-                        local held = segment_end - segment
+                    first = state.pending or state.done or 0
+                    local last = first + tvb:len()
+                    local held = state.done or first
+                    advance(state, tvb, first, last)
+                    stop = last
+                    if not state.resync and state.frame < last and state.frame >= first then
                         stop = (first < held and state.frame <= held) and first or state.frame
                     end
+                    state.pending = stop < last and stop or nil
                     local calls = state.calls[pinfo.number] or {}
                     calls[#calls + 1] = { first, stop }
                     state.calls[pinfo.number] = calls
-                    if stop < segment_end then
+                    if stop < last then
                         pinfo.desegment_offset = stop - first
                         pinfo.desegment_len = DESEGMENT_ONE_MORE_SEGMENT
                     end

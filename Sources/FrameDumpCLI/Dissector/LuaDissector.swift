@@ -138,21 +138,22 @@ enum LuaDissector {
         field.valueNames.map { "[\($0.value)] = \(quoted($0.name))" }.joined(separator: ", ")
     }
 
-    /// `skip_item(tvb, tree)`: a run of bytes that is no frame, as one item; with `runLength`
-    /// (delimiter formats, whose runs are shown one item per call), `skip_item(tvb, tree,
-    /// run_length)` adds the whole run's length to the item that ends it.
+    /// `skip_item(range, tree)`: a run of bytes that is no frame (a TvbRange), as one item;
+    /// with `runLength` (delimiter formats, whose runs are shown as they come, one item per
+    /// call), `skip_item(range, tree, run_length)` adds the whole run's length to the item that
+    /// ends it, which is empty when the run's end was known only after its last byte was shown.
     private static func appendSkipItem(name: String, runLength: Bool, to lua: inout Lines) {
         lua.add("""
-            local function skip_item(tvb, tree\(runLength ? ", run_length" : ""))
-                local item = tree:add(proto, tvb(), \(quoted("\(name): bytes that are no frame")))
-                item:add(pdu_length, tvb(), tvb:len())
-                item:add(pdu_skipped, tvb(), true)
+            local function skip_item(range, tree\(runLength ? ", run_length" : ""))
+                local item = tree:add(proto, range, \(quoted("\(name): bytes that are no frame")))
+                item:add(pdu_length, range, range:len())
+                item:add(pdu_skipped, range, true)
             """)
         if runLength {
-            lua.add("    if run_length then item:add(pdu_run_length, tvb(), UInt64.new(run_length)) end")
+            lua.add("    if run_length then item:add(pdu_run_length, range, UInt64.new(run_length)) end")
         }
         lua.add("""
-                return tvb:len()
+                return range:len()
             end
 
             """)
