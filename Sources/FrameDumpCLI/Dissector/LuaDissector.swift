@@ -6,14 +6,16 @@ import FrameCodec
 /// The Lua does what ``FrameDecoder`` does, so tshark and `framedump decode` cut a stream into
 /// the same PDUs:
 ///
-/// - `dissect_tcp_pdus` (Wireshark's `tcp_dissect_pdus`) with a minimum of one byte and a
-///   `get_len` function that walks the header as the decoder does — fixed fields, varints,
-///   bit fields, the sum of the length fields times their multipliers (``LuaDissector/walk``)
-///   — or, for a delimiter format, finds the delimiter that ends the frame. It returns the
-///   frame length when the header is whole (Wireshark then reassembles exactly the missing
-///   bytes), 0 while the header or the delimiter is not yet all there (a varint or a
-///   delimiter split across segments: `DESEGMENT_ONE_MORE_SEGMENT`), and, where the decoder
+/// - For a length-field format, `dissect_tcp_pdus` (Wireshark's `tcp_dissect_pdus`) with a
+///   minimum of one byte and a `get_len` function that walks the header as the decoder does —
+///   fixed fields, varints, bit fields, the sum of the length fields times their multipliers
+///   (``LuaDissector/walk``). It returns the frame length when the header is whole (Wireshark
+///   then reassembles exactly the missing bytes), 0 while the header is not yet all there (a
+///   varint split across segments: `DESEGMENT_ONE_MORE_SEGMENT`), and, where the decoder
 ///   resyncs, the length of the bytes it passes over.
+/// - For a delimiter format, a mirror of the decoder's state per TCP conversation and
+///   direction, fed once in the first pass, and calls that show its cut points and ask for
+///   reassembly themselves (LuaDissector-delimiters.swift).
 /// - Those passed-over bytes become PDUs of their own, shown as `NAME.pdu.skipped` items: this
 ///   is how `dissect_tcp_pdus` can resync at all (on bytes that are not a header — a capture
 ///   starting mid-stream, a damaged stream — a plain length function takes garbage for a
@@ -43,7 +45,7 @@ enum LuaDissector {
     ///     display filter word.
     ///   - registration: the port, or the heuristic.
     /// - Returns: a Lua 5.1/5.2 script for Wireshark's Lua API (`Proto`, `ProtoField`,
-    ///   `dissect_tcp_pdus`).
+    ///   `dissect_tcp_pdus` or `pinfo.desegment_offset`).
     static func source(for format: FrameFormat, name: String, registration: Registration) -> String {
         var lua = Lines()
         lua.add("-- Wireshark dissector for \(name), written by `framedump dissector` from the frame format:")
