@@ -8,7 +8,7 @@ import FrameCodec
 /// of which one begins another) or a run with no delimiter is searched again from its start in
 /// every segment, and Wireshark 4.0, asked for more bytes inside the part of a reassembly it
 /// already held, extends the reassembly and dissects it again from its start later. So the Lua
-/// keeps the decoder's state per TCP stream and direction (a mirror of
+/// keeps the decoder's state per TCP conversation and direction (a mirror of
 /// `FrameDecoder.decodeDelimitedFrames`: open frame start, scanned-up-to offset with the few
 /// bytes that may start a delimiter, skip mode) and the cut points it found, fed each byte once
 /// in the first pass; every call, in the first pass or a later one, shows the cuts that lie in
@@ -27,7 +27,8 @@ extension LuaDissector {
             local PAYLOAD_START = \(format.payloadOffset ?? 0)
 
             -- The decoder's state per TCP conversation and direction, from one file's first pass.
-            -- (No field extractors: in a pass without a tree, as tshark -2's first, they see nothing.)
+            -- (No field extractors such as Field.new("tcp.stream"): with one, tshark 4.0 -2 does not
+            -- call the dissector in its first pass.)
             local directions = {}
             function proto.init() directions = {} end
             local function direction(pinfo)
@@ -47,6 +48,7 @@ extension LuaDissector {
                 state.starts[n], state.ends[n], state.trailers[n], state.found_by[n] = start, stop, trailer, call
             end
 
+            -- Every byte the search reads passes here (DissectorConformanceTests counts them).
             local function read(tvb, offset, length)
                 return tvb:raw(offset, length)
             end
@@ -194,9 +196,11 @@ extension LuaDissector {
                         stop = (first < held and state.frame <= held) and first or state.frame
                     end
                     state.pending = stop < last and stop or nil
-                    local calls = state.calls[pinfo.number] or {}
-                    calls[#calls + 1] = { first, stop }
-                    state.calls[pinfo.number] = calls
+                    if stop > first then
+                        local calls = state.calls[pinfo.number] or {}
+                        calls[#calls + 1] = { first, stop }
+                        state.calls[pinfo.number] = calls
+                    end
                     if stop < last then
                         pinfo.desegment_offset = stop - first
                         pinfo.desegment_len = DESEGMENT_ONE_MORE_SEGMENT
