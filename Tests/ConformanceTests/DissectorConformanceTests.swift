@@ -33,6 +33,17 @@ struct DissectorConformanceTests {
         try Self.compare(capture: path, format: format, registration: ["--port", ports[0]], extraPorts: Array(ports.dropFirst()), label: file)
     }
 
+    /// The same captures read with a delimiter format, delimiters of which one begins another
+    /// and a small max: binary frames cut at zero bytes, with waits for the longer delimiter and
+    /// skipped runs, through real traffic's segments, retransmissions and reordering.
+    @Test(arguments: captures)
+    func fixtureCapturesDissectAsDecodeReadsThemWithDelimiters(_ file: String) throws {
+        let path = FrameDumpProcess.packageRoot.appendingPathComponent("\(CaptureFixture.directory)/\(file)").path
+        let (_, ports) = try Self.detected(path)
+        try Self.compare(capture: path, format: "delim=\\0\\0,\\0 max=8", registration: ["--port", ports[0]],
+                         extraPorts: Array(ports.dropFirst()), label: "\(file) delimited")
+    }
+
     /// The format decode detects in a capture and the servers' ports, from its summary lines.
     static func detected(_ path: String) throws -> (format: String, ports: [String]) {
         let summary = try FrameDumpProcess.run(["decode", "--json", "--summary", "--payload", "none", path])
@@ -480,7 +491,11 @@ struct DissectorConformanceTests {
             }
             if delimited {
                 for key in Set(ourRuns.keys).union(theirRuns.keys) {
-                    #expect(ourRuns[key] ?? [] == theirRuns[key] ?? [], "\(label)\(pass) \(key): decode's runs vs tshark's")
+                    var runs = ourRuns[key] ?? []
+                    // A run still open where the stream ends: decode reports it at the end, tshark
+                    // shows its bytes as skipped but cannot know it ended (docs/cli.md).
+                    if let last = runs.last, last.offset + last.length == positions[key], theirRuns[key]?.last != last { runs.removeLast() }
+                    #expect(runs == theirRuns[key] ?? [], "\(label)\(pass) \(key): decode's runs vs tshark's")
                 }
             }
         }
