@@ -5,7 +5,8 @@ import Testing
 
 /// The Lua dissector `framedump dissector` writes, run in tshark, against `framedump decode
 /// --json` on the same capture: per direction the same PDUs — count, stream offsets, frame
-/// lengths, every integer field, the CRC verdict, and no Lua error. On every fixture capture
+/// lengths, every integer field, the CRC verdict, and no Lua error; for a delimiter format also
+/// the same skipped runs, in tshark's one pass and in its two (`-2`). On every fixture capture
 /// whose streams tshark can reassemble (two PDUs in one segment: h12-coalesced; a capture
 /// starting mid-stream: hb-midstream; IPv6, VLAN, SLL2, out-of-order, retransmissions), the
 /// MQTT capture from mosquitto, and on every preset and seeded random specs (varints, bit
