@@ -36,14 +36,17 @@ import Testing
     static let key: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
 
     /// A loopback capture of one connection: handshake, then `segments` in order (true: client's), then FINs.
-    static func capture(_ segments: [(client: Bool, bytes: [UInt8])]) throws -> String {
+    /// A segment with `resent` over 0 starts that many bytes before its side's next sequence number:
+    /// a retransmission of what was sent, with the bytes given (an overlap when they differ).
+    static func capture(_ segments: [(client: Bool, bytes: [UInt8])], resent: [Int: Int] = [:]) throws -> String {
         var records: [CaptureBytes.Record] = []
         var sequence: [UInt32] = [1000, 5000]
-        func packet(_ client: Bool, _ flags: TCPFlagsLiteral, _ payload: [UInt8] = []) {
+        func packet(_ client: Bool, _ flags: TCPFlagsLiteral, _ payload: [UInt8] = [], resent: Int = 0) {
             let side = client ? 0 : 1
             let segment = PacketBuilder.tcp(sourcePort: client ? 40000 : 8765, destinationPort: client ? 8765 : 40000,
-                                            sequence: sequence[side], acknowledgment: sequence[1 - side], flags: flags.value, payload: payload)
-            sequence[side] &+= UInt32(payload.count) + (flags.consumesSequence ? 1 : 0)
+                                            sequence: sequence[side] &- UInt32(resent), acknowledgment: sequence[1 - side],
+                                            flags: flags.value, payload: payload)
+            sequence[side] &+= UInt32(max(payload.count - resent, 0)) + (flags.consumesSequence ? 1 : 0)
             let ip = PacketBuilder.ipv4(source: PacketBuilder.loopbackV4, destination: PacketBuilder.loopbackV4, payload: segment)
             records.append(CaptureBytes.Record(seconds: 1_700_000_000, fraction: UInt32(records.count * 1000),
                                                bytes: PacketBuilder.ethernet(etherType: 0x0800, pad: false, payload: ip)))
@@ -51,7 +54,7 @@ import Testing
         packet(true, .syn)
         packet(false, .synAck)
         packet(true, .ack)
-        for (client, bytes) in segments { packet(client, .data, bytes) }
+        for (index, (client, bytes)) in segments.enumerated() { packet(client, .data, bytes, resent: resent[index] ?? 0) }
         packet(true, .fin)
         packet(false, .fin)
         packet(true, .ack)
@@ -193,6 +196,36 @@ import Testing
 
     /// Without `--format`, the Upgrade request makes the connection WebSocket's: the same lines
     /// as with `--format websocket`, and a note on standard error; a plain HTTP GET is not.
+    /// Without `--inner` the layer consumes every byte, so the engine frames nothing of the
+    /// connection: reassembly's notices of it (here an s2c retransmission whose bytes differ)
+    /// come as they are, and the run neither waits for a format nor fails for want of one.
+    @Test(arguments: [["--format", "websocket"], []])
+    func reassemblyNoticesOfAWebSocketConnectionAreReported(_ format: [String]) throws {
+        let first = Self.frame(opcode: 0x2, Array("first".utf8))
+        let second = Self.frame(opcode: 0x2, Array("second".utf8))
+        var altered = first
+        altered[altered.count - 1] ^= 0xFF
+        let c2s = Self.frame(opcode: 0x2, key: Self.key, [1, 2, 3])
+        // The first server frame again, one byte changed, after the second: kept first (the default).
+        let path = try Self.capture([(true, Self.request), (false, Self.response), (false, first), (false, second),
+                                     (false, altered), (true, c2s)], resent: [4: first.count + second.count])
+        let result = try FrameDumpProcess.run(["decode", "--json"] + format + [path])
+        let records = try JSONLines.parse(result.stdout)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("no stream starts with data"), "\(result.stderr)")
+        let overlaps = records.filter { $0["type"] as? String == "overlap" }
+        #expect(overlaps.count == 1)
+        #expect(overlaps.first?["dir"] as? String == "s2c")
+        #expect(overlaps.first?["offset"] as? Int == Self.response.count + first.count - 1)
+        #expect(overlaps.first?["length"] as? Int == 1)
+        let frames = records.filter { $0["type"] as? String == "ws_frame" }.map { "\($0["dir"] as? String ?? "") \($0["payload_hex"] as? String ?? "")" }
+        #expect(frames == ["s2c " + Self.hex("first"), "s2c " + Self.hex("second"), "c2s 010203"])
+        #expect(Self.accountsForEveryByte(records, "s2c", total: Self.response.count + first.count + second.count))
+        #expect(!records.contains { $0["type"] as? String == "skip" })
+    }
+
+    static func hex(_ text: String) -> String { Array(text.utf8).map { String(format: "%02x", $0) }.joined() }
+
     @Test func detectionFindsTheUpgrade() throws {
         let detected = try FrameDumpProcess.run(["decode", "--json", WebSocketCapture.path("ws-plain")])
         let given = try FrameDumpProcess.run(["decode", "--json", "--format", "websocket", WebSocketCapture.path("ws-plain")])
@@ -212,7 +245,7 @@ import Testing
     @Test(arguments: [
         (["decode", "--format", "websocket", "-"], "not to a hex dump"),
         (["listen", "--format", "websocket", "127.0.0.1:0"], "not to a live command"),
-        (["decode", "--inner", "h12", "Fixtures/websocket/ws-h12.pcap"], "--inner applies only with --format websocket"),
+        (["decode", "--format", "h12", "--inner", "h12", "Fixtures/websocket/ws-h12.pcap"], "--inner applies only with --format websocket, or without --format"),
         (["decode", "--format", "websocket", "--inner", "len:u9", "Fixtures/websocket/ws-h12.pcap"], "invalid --inner at column"),
     ])
     func misuseIsAUsageError(_ arguments: [String], _ message: String) throws {

@@ -45,13 +45,13 @@ struct DecodeSession<Renderer: OutputRenderer> {
     ///   - tlsKeys: Decrypt TLS connections of a capture with these keys; `nil`: frame every
     ///     connection's bytes as they are.
     ///   - webSocket: Read every connection of a capture as WebSocket (`--format websocket`).
-    ///   - detectsWebSocket: Read a capture's connections that begin with a WebSocket Upgrade
-    ///     as WebSocket (no `--format`).
+    ///   - detectedWebSocket: Read a capture's connections that begin with a WebSocket Upgrade
+    ///     as WebSocket, so (no `--format`); `nil`: look for none.
     init(configuration: FramingConfiguration, renderer: Renderer, output: OutputStream, keepsTotals: Bool = false,
          alwaysCloses: Bool = true, tlsKeys: TLSKeyProvider? = nil, webSocket: WebSocketSettings? = nil,
-         detectsWebSocket: Bool = false) {
+         detectedWebSocket: WebSocketSettings? = nil) {
         engine = FramingEngine(configuration: configuration)
-        layers = ConnectionLayers(keys: tlsKeys, webSocket: webSocket, detectsWebSocket: detectsWebSocket)
+        layers = ConnectionLayers(keys: tlsKeys, webSocket: webSocket, detectedWebSocket: detectedWebSocket)
         sink = Sink(renderer: renderer, output: output, keepsTotals: keepsTotals, alwaysCloses: alwaysCloses)
         if let format = engine.formats.first {
             sink.register(format)
@@ -115,6 +115,9 @@ struct DecodeSession<Renderer: OutputRenderer> {
                                                              destination: server, process: process),
                                          keepsTotals: keepsTotals, givenFormat: givenFormat)
                 }, into: &sink)
+            }
+            if case .connectionOpened(let connection, _, _, _) = event, let layer = layers?.layer(connection) {
+                try framing { engine, sink in try Self.frameInner(of: connection, layer, &engine, &sink) }
             }
         case .connectionProcess(let connection, let process):
             sink.nextProcess = (connection, process)
@@ -188,6 +191,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
     ) throws {
         var held = probeTimes.removeValue(forKey: connection)
         defer { if let held, !held.isEmpty { probeTimes[connection] = held } }
+        let layer = layers!.layer(connection)
         try framing { engine, sink in
             try step { output in
                 switch output {
@@ -202,12 +206,31 @@ struct DecodeSession<Renderer: OutputRenderer> {
                 case .end(let direction):
                     try engine.endStream(StreamKey(connection: connection, direction: direction), at: time, into: &sink)
                 case .event(let event):
+                    if case .webSocketDetected = event, let layer {
+                        try Self.frameInner(of: connection, layer, &engine, &sink)
+                    }
                     let direction = event.direction ?? .clientToServer
                     guard let context = engine.stream(StreamKey(connection: connection, direction: direction))?.context,
                           let label = context.label else { return }
                     try sink.receive(event, label: label, totals: context.totals, time: time)
                 }
             }
+        }
+    }
+
+    /// Once `connection` is known to be WebSocket, tells the engine how to frame its streams: not
+    /// at all without `--inner` (the layer consumes every byte, so they must not wait for a
+    /// format), with `--inner FORMAT`'s format when detection found the connection; otherwise
+    /// (the run's format, `--inner auto`) by the engine's policy.
+    private static func frameInner(of connection: Int, _ layer: ConnectionLayerStack,
+                                   _ engine: inout FramingEngine<StreamContext>, _ sink: inout Sink) throws {
+        guard layer.webSocket != nil else { return }
+        if !layer.passesInner {
+            try engine.frame(connection, with: .none, into: &sink)
+        } else if let format = layer.settings?.innerFormat {
+            let (index, isNew) = engine.addFormat(format)
+            if isNew { sink.register(engine.formats[index]) }
+            try engine.frame(connection, with: .format(index), into: &sink)
         }
     }
 
