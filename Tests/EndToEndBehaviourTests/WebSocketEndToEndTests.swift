@@ -39,16 +39,22 @@ import Testing
     /// A segment with `resent` over 0 starts that many bytes before its side's next sequence number:
     /// a retransmission of what was sent, with the bytes given (an overlap when they differ).
     static func capture(_ segments: [(client: Bool, bytes: [UInt8])], resent: [Int: Int] = [:]) throws -> String {
+        try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: records(segments, resent: resent)))
+    }
+
+    /// ``capture(_:resent:)``'s packets, from client port `clientPort`, the first at `start` ms.
+    static func records(_ segments: [(client: Bool, bytes: [UInt8])], resent: [Int: Int] = [:], clientPort: UInt16 = 40000,
+                        start: Int = 0) -> [CaptureBytes.Record] {
         var records: [CaptureBytes.Record] = []
         var sequence: [UInt32] = [1000, 5000]
         func packet(_ client: Bool, _ flags: TCPFlagsLiteral, _ payload: [UInt8] = [], resent: Int = 0) {
             let side = client ? 0 : 1
-            let segment = PacketBuilder.tcp(sourcePort: client ? 40000 : 8765, destinationPort: client ? 8765 : 40000,
+            let segment = PacketBuilder.tcp(sourcePort: client ? clientPort : 8765, destinationPort: client ? 8765 : clientPort,
                                             sequence: sequence[side] &- UInt32(resent), acknowledgment: sequence[1 - side],
                                             flags: flags.value, payload: payload)
             sequence[side] &+= UInt32(max(payload.count - resent, 0)) + (flags.consumesSequence ? 1 : 0)
             let ip = PacketBuilder.ipv4(source: PacketBuilder.loopbackV4, destination: PacketBuilder.loopbackV4, payload: segment)
-            records.append(CaptureBytes.Record(seconds: 1_700_000_000, fraction: UInt32(records.count * 1000),
+            records.append(CaptureBytes.Record(seconds: 1_700_000_000, fraction: UInt32((start + records.count) * 1000),
                                                bytes: PacketBuilder.ethernet(etherType: 0x0800, pad: false, payload: ip)))
         }
         packet(true, .syn)
@@ -58,7 +64,7 @@ import Testing
         packet(true, .fin)
         packet(false, .fin)
         packet(true, .ack)
-        return try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: records))
+        return records
     }
 
     static func decode(_ path: String, _ extra: [String] = []) throws -> (status: Int32, records: [[String: Any]]) {
@@ -222,6 +228,45 @@ import Testing
         #expect(frames == ["s2c " + Self.hex("first"), "s2c " + Self.hex("second"), "c2s 010203"])
         #expect(Self.accountsForEveryByte(records, "s2c", total: Self.response.count + first.count + second.count))
         #expect(!records.contains { $0["type"] as? String == "skip" })
+    }
+
+    /// `--inner FORMAT` without `--format`: the connections detected as WebSocket frame their
+    /// binary messages' payloads with it — here a spec no preset would detect — while the others
+    /// are detected as ever (fefd), and it is not assumed for them.
+    @Test func innerWithoutFormatFramesTheDetectedConnections() throws {
+        let inner: [UInt8] = [0x00, 0x03] + Array("abc".utf8) + [0x00, 0x01]
+        let webSocket = Self.records([(true, Self.request), (false, Self.response),
+                                      (true, Self.frame(opcode: 0x2, key: Self.key, Array(inner.prefix(4)))),
+                                      (true, Self.frame(opcode: 0x9, key: Self.key, [0x70])),
+                                      (true, Self.frame(opcode: 0x2, key: Self.key, Array(inner.dropFirst(4)) + [0x7A]))])
+        let fefd: [UInt8] = [0xFE, 0xFD, 0x00, 0x02] + Array("{}".utf8)
+        let plain = Self.records([(true, fefd)], clientPort: 40001, start: 100)
+        let path = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: webSocket + plain))
+        let result = try FrameDumpProcess.run(["decode", "--json", "--inner", "len:u16", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try JSONLines.parse(result.stdout).filter { $0["type"] as? String == "frame" }
+            .map { "\($0["conn"] as? Int ?? 0) \($0["offset"] as? Int ?? -1) \($0["payload_hex"] as? String ?? "")" }
+        #expect(frames == ["1 0 616263", "1 5 7a", "2 0 7b7d"])
+        let without = try FrameDumpProcess.run(["decode", "--json", path])
+        #expect(!without.stdout.contains("\"type\":\"frame\",\"conn\":1"))
+        #expect(without.stdout.contains("\"type\":\"frame\",\"conn\":2"))
+    }
+
+    /// `--summary`: a direction that carried only its handshake head says so, with the head's
+    /// bytes, rather than "no data".
+    @Test func aDirectionWithOnlyTheResponseHeadIsSummarizedAsSuch() throws {
+        let c2s = Self.frame(opcode: 0x2, key: Self.key, [1, 2, 3])
+        let path = try Self.capture([(true, Self.request), (false, Self.response), (true, c2s)])
+        let text = try FrameDumpProcess.run(["decode", "--summary", "--format", "websocket", path])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("  c2s  websocket  handshake (\(Self.request.count) bytes)  1 frame (\(c2s.count) bytes)  1 message (3 bytes)\n"),
+                "\(text.stdout)")
+        #expect(text.stdout.contains("  s2c  websocket  handshake (\(Self.response.count) bytes)  0 frames (0 bytes)  0 messages (0 bytes)\n"),
+                "\(text.stdout)")
+        let json = try FrameDumpProcess.run(["decode", "--summary", "--json", path])
+        let summary = try #require(try JSONLines.parse(json.stdout).first { $0["type"] as? String == "summary" })
+        let server = (summary["s2c"] as? [String: Any])?["websocket"] as? [String: Int]
+        #expect(server?["handshake_bytes"] == Self.response.count && server?["frames"] == 0)
     }
 
     static func hex(_ text: String) -> String { Array(text.utf8).map { String(format: "%02x", $0) }.joined() }

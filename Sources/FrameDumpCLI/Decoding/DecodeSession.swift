@@ -213,6 +213,11 @@ struct DecodeSession<Renderer: OutputRenderer> {
                     guard let context = engine.stream(StreamKey(connection: connection, direction: direction))?.context,
                           let label = context.label else { return }
                     try sink.receive(event, label: label, totals: context.totals, time: time)
+                    // The response head is the server's bytes: its direction counts them.
+                    if case .webSocket(let event) = event, case .handshake = event,
+                       let server = engine.stream(StreamKey(connection: connection, direction: .serverToClient))?.context.totals {
+                        server.count(event, of: .serverToClient)
+                    }
                 }
             }
         }
@@ -405,11 +410,7 @@ extension DecodeSession {
                 }
                 renderer.renderTLS(event, label: label, time: time, into: &output.buffer)
             case .webSocket(let event):
-                if let totals {
-                    var counts = totals.webSocket ?? WebSocketTotals()
-                    counts.count(event)
-                    totals.webSocket = counts
-                }
+                totals?.count(event, of: label.direction)
                 switch event {
                 case .frame: summary.frames += 1
                 case .violation, .unread: problems += 1
