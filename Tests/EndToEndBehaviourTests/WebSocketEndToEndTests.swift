@@ -137,11 +137,14 @@ import Testing
         #expect(Self.accountsForEveryByte(records, "c2s", total: Self.request.count + bad.count + 5))
     }
 
-    @Test func aFrameOverTheLimitIsSkippedAndDecodingGoesOn() throws {
+    /// `--max-frame-length` bounds a WebSocket frame's payload, given or detected.
+    @Test(arguments: [true, false])
+    func aFrameOverTheLimitIsSkippedAndDecodingGoesOn(given: Bool) throws {
         let big = Self.frame(opcode: 0x2, key: Self.key, [UInt8](repeating: 0x55, count: 5000))
         let next = Self.frame(opcode: 0x1, key: Self.key, Array("after".utf8))
         let path = try Self.capture([(true, Self.request), (false, Self.response), (true, big), (true, next)])
-        let (status, records) = try Self.decode(path, ["--max-frame-length", "1K"])
+        let result = try FrameDumpProcess.run(["decode", "--json", "--max-frame-length", "1K"] + (given ? ["--format", "websocket"] : []) + [path])
+        let (status, records) = (result.status, try JSONLines.parse(result.stdout))
         #expect(status == 2)
         #expect(Self.errors(records) == ["c2s \(Self.request.count) frame_too_long"])
         let frames = records.filter { $0["type"] as? String == "ws_frame" }
