@@ -272,6 +272,21 @@ import Testing
         #expect(server?["handshake_bytes"] == Self.response.count && server?["frames"] == 0)
     }
 
+    /// No preset fits the one framed stream, but the WebSocket connection's lines were written:
+    /// the run fails as bad input (exit 2), not as a usage error (exit 1), still saying why.
+    @Test func noFormatAfterOutputWasWrittenIsBadInput() throws {
+        let webSocket = Self.records([(true, Self.request), (false, Self.response), (true, Self.frame(opcode: 0x2, key: Self.key, [1]))])
+        let plain = Self.records([(true, Array("hello, world".utf8))], clientPort: 40001, start: 100)
+        let path = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: webSocket + plain))
+        let result = try FrameDumpProcess.run(["decode", "--json", path])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("\"type\":\"ws_frame\""))
+        #expect(result.stderr.contains("no preset format fits the first bytes of any stream (first: conn 2"), "\(result.stderr)")
+        let alone = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: plain))
+        let nothingWritten = try FrameDumpProcess.run(["decode", "--json", alone])
+        #expect(nothingWritten.status == 1 && nothingWritten.stdout.isEmpty)
+    }
+
     static func hex(_ text: String) -> String { Array(text.utf8).map { String(format: "%02x", $0) }.joined() }
 
     @Test func detectionFindsTheUpgrade() throws {

@@ -101,7 +101,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
             do {
                 try engine.receive(bytes, on: StreamKey(connection: connection, direction: direction), at: time, into: &sink)
             } catch is FormatDetectionError {
-                throw sink.noFormatFailure!
+                throw sink.detectionFailure
             }
         case .stream(let event):
             // The contexts are made from two values, not from the sink: a closure over the sink
@@ -287,7 +287,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
         do {
             try body(&engine, &sink)
         } catch is FormatDetectionError {
-            throw sink.noFormatFailure!
+            throw sink.detectionFailure
         }
     }
 }
@@ -314,6 +314,16 @@ extension DecodeSession {
         var closedConnections: [ConnectionTotals] = []
         /// The failure to throw once the engine gives up detecting a format.
         var noFormatFailure: CommandFailure?
+
+        /// ``noFormatFailure`` as the run ends with it: a usage error (exit 1, choose a format)
+        /// when nothing was written, bad input (exit 2) when lines were — another connection's
+        /// layer events, a given-up stream's skips — so a script reading them knows they are
+        /// not the whole of the input.
+        var detectionFailure: CommandFailure {
+            var failure = noFormatFailure!
+            if output.hasOutput { failure.status = .badInput }
+            return failure
+        }
         /// The process of the connection whose `connectionOpened` comes next (PKTAP captures).
         var nextProcess: (connection: Int, process: PacketProcess)?
 
