@@ -50,7 +50,7 @@ import Testing
         func packet(_ client: Bool, _ flags: TCPFlagsLiteral, _ payload: [UInt8] = [], resent: Int = 0) {
             let side = client ? 0 : 1
             let segment = PacketBuilder.tcp(sourcePort: client ? clientPort : 8765, destinationPort: client ? 8765 : clientPort,
-                                            sequence: sequence[side] &- UInt32(resent), acknowledgment: sequence[1 - side],
+                                            sequence: sequence[side] &- UInt32(bitPattern: Int32(resent)), acknowledgment: sequence[1 - side],
                                             flags: flags.value, payload: payload)
             sequence[side] &+= UInt32(max(payload.count - resent, 0)) + (flags.consumesSequence ? 1 : 0)
             let ip = PacketBuilder.ipv4(source: PacketBuilder.loopbackV4, destination: PacketBuilder.loopbackV4, payload: segment)
@@ -285,6 +285,30 @@ import Testing
         let alone = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: plain))
         let nothingWritten = try FrameDumpProcess.run(["decode", "--json", alone])
         #expect(nothingWritten.status == 1 && nothingWritten.stdout.isEmpty)
+    }
+
+    /// Bytes reassembly discards (held behind a hole no ACK covered, past `--max-ooo-bytes`) are
+    /// a hole in the layer's input: the layer takes them as a gap (the frames after it are
+    /// unread, never read at offsets that leave the lost bytes out), and the `discarded` line
+    /// says what reassembly dropped, in TCP offsets.
+    @Test func discardedBytesAreAGapInTheLayersInput() throws {
+        let first = Self.frame(opcode: 0x2, Array("first".utf8))
+        let lost = Self.frame(opcode: 0x2, [UInt8](repeating: 0x41, count: 100))
+        let after = (0..<20).map { _ in Self.frame(opcode: 0x2, [UInt8](repeating: 0x42, count: 100)) }
+        // The lost frame is never sent: the server's next segments start after it.
+        let path = try Self.capture([(true, Self.request), (false, Self.response), (false, first)] + after.map { (false, $0) },
+                                    resent: [3: -lost.count])
+        let (status, records) = try Self.decode(path, ["--max-ooo-bytes", "1K"])
+        #expect(status == 2)
+        let start = Self.response.count + first.count
+        let discarded = records.filter { $0["type"] as? String == "discarded" }
+        #expect(discarded.count == 1)
+        #expect(discarded.first?["offset"] as? Int == start)
+        let frames = records.filter { $0["type"] as? String == "ws_frame" && $0["dir"] as? String == "s2c" }
+        #expect(frames.map { $0["offset"] as? Int } == [Self.response.count])
+        let unread = records.filter { $0["type"] as? String == "ws_unread" }
+        #expect(unread.map { "\($0["offset"] as? Int ?? -1) \($0["reason"] as? String ?? "")" } == ["\(start) after_gap"])
+        #expect(Self.accountsForEveryByte(records, "s2c", total: start + lost.count + after.count * after[0].count))
     }
 
     static func hex(_ text: String) -> String { Array(text.utf8).map { String(format: "%02x", $0) }.joined() }

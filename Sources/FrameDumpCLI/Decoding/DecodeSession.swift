@@ -177,7 +177,16 @@ struct DecodeSession<Renderer: OutputRenderer> {
             }
             probeTimes[summary.connection] = nil
             return false
-        case .limitHit, .notice, .connectionForgotten:
+        case .notice(let notice, let connection, let direction):
+            // A discarded range is of the layer's input (TCP offsets), not of the stream the engine
+            // frames: the layer takes it as a gap (TLS stops the direction, WebSocket resyncs) and
+            // says what it cost its own stream; the notice is shown as it is, like a layer's event.
+            guard case .discarded(_, let length, _) = notice, let layer = layers!.layer(connection) else { return false }
+            if let context = engine.stream(StreamKey(connection: connection, direction: direction))?.context, let label = context.label {
+                try sink.receive(notice, label: label, time: time)
+            }
+            try throughLayer(connection, at: time) { emit in try layer.noteGap(byteCount: length, from: direction, emit) }
+        case .limitHit, .connectionForgotten:
             return false
         }
         return true
@@ -390,17 +399,25 @@ extension DecodeSession {
                 renderer.renderLimit(limit, label: label, time: stream.time, into: &output.buffer)
                 try output.flushIfBlockFull()
             case .notice(let notice, let stream):
-                guard !reachedFrameLimit else { return }
-                summary.count(notice)
-                guard let label = stream.context.label else { return }
-                renderer.renderNotice(notice, label: label, time: stream.time, into: &output.buffer)
-                try output.flushIfBlockFull()
+                guard let label = stream.context.label else {
+                    if !reachedFrameLimit { summary.count(notice) }
+                    return
+                }
+                try receive(notice, label: label, time: stream.time)
             case .connectionClosed(let client, let server):
                 guard keepsTotals, let label = client.context.label else { return }
                 closedConnections.append(ConnectionTotals(
                     connection: label.connection, client: label.source, server: label.destination,
                     directions: [client.context.totals!, server.context.totals!]))
             }
+        }
+
+        /// Renders and counts a reassembly notice about `label`'s stream.
+        mutating func receive(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp) throws {
+            guard !reachedFrameLimit else { return }
+            summary.count(notice)
+            renderer.renderNotice(notice, label: label, time: time, into: &output.buffer)
+            try output.flushIfBlockFull()
         }
 
         /// Whether the note about a stream that fit no preset was written (it is written once).
