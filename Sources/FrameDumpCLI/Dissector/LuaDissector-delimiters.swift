@@ -180,13 +180,10 @@ extension LuaDissector {
             function proto.dissector(tvb, pinfo, tree)
                 local state = direction(pinfo)
                 local first, stop
-                if pinfo.visited and state.first_pass then
+                if pinfo.visited then
                     first, stop = decided(state, pinfo, tvb)
                     if first == nil then return tvb:len() end
                 else
-                    -- (A visited call with no first pass before it, as after the Lua plugins are
-                    -- reloaded, starts the state over as a first pass would.)
-                    state.first_pass = not pinfo.visited
                     first = state.pending or state.done or 0
                     local last = first + tvb:len()
                     local held = state.done or first
