@@ -62,6 +62,9 @@ struct FrameOutputOptions {
             format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text, option: "inner") }
         } else {
             if inner != nil { throw UsageError("--inner applies only with --format websocket: it frames the binary messages' payloads") }
+            if arguments.value("max-upgrade-head") != nil {
+                throw UsageError("--max-upgrade-head applies only with --format websocket (a detected WebSocket connection keeps the 16K default)")
+            }
             format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
         }
         json = arguments.flag("json")

@@ -35,7 +35,7 @@ enum EncodeCommand: Command {
         """,
         options: [
             .value("format", short: "F", valueName: "NAME|SPEC",
-                   help: "Required: a preset (see 'framedump formats') or a layout spec."),
+                   help: "Required: a preset (see 'framedump formats'), a layout spec,\nor websocket (one WebSocket frame per line)."),
             .value("field", valueName: "NAME=VALUE",
                    help: "A header field value, decimal, 0x hex or a value name\n(cmd=msg with h12); repeat for several fields (one frame\nfrom the options)."),
             .value("body-hex", valueName: "HEX", help: "The body in hex (spaces allowed between bytes)."),
