@@ -2,7 +2,7 @@
 /// (RFC 6455 §5.4) so permessage-deflate (RFC 7692 §7.2.1) can compress a whole message across
 /// its fragments: a compressed message's first frame has RSV1, each fragment's payload is the
 /// deflater's output for its part (flushed), and the final fragment's trailing `00 00 ff ff` is
-/// removed. Control frames between fragments are written as they are.
+/// removed (after appending an empty stored block when the fragment flushed none). Control frames between fragments are written as they are.
 ///
 /// ```
 /// append(.binary, fin: false, "hello ") ─> c1 …  deflate("hello ") (ends 00 00 ff ff)
@@ -54,8 +54,15 @@ public struct WebSocketMessageEncoder {
         var sent = payload
         if !opcode.isControl, compressing == true, let deflater {
             sent = try deflater.deflate(payload)
-            if fin, sent.count >= 4, sent.suffix(4).elementsEqual([0x00, 0x00, 0xFF, 0xFF]) { sent.removeLast(4) }
-            if fin, resetsWindow { deflater.reset() }
+            if fin {
+                // §7.2.1: the message's data must end with an empty stored block, whose last 4
+                // bytes are removed. A final fragment that flushed nothing new (an empty one
+                // after an earlier flush) has none of its own: append one (BFINAL 0, BTYPE 00,
+                // LEN 0, NLEN 0xffff; the stream is byte-aligned after the earlier flush).
+                if !sent.suffix(4).elementsEqual([0x00, 0x00, 0xFF, 0xFF]) { sent += [0x00, 0x00, 0x00, 0xFF, 0xFF] }
+                sent.removeLast(4)
+                if resetsWindow { deflater.reset() }
+            }
         }
         if !opcode.isControl, fin { compressing = nil }
         WebSocketFrameEncoder.append(opcode: opcode, fin: fin, rsv: rsv, maskKey: maskKey, payload: sent, to: &bytes)
