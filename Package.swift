@@ -103,6 +103,7 @@ let package = Package(
         .testTarget(name: "TLSDecryptionTests", dependencies: ["TLSDecryption", "StreamFraming", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "BodyViewsTests", dependencies: ["BodyViews"]),
         .testTarget(name: "WebSocketFramingTests", dependencies: ["WebSocketFraming", "StreamFraming", "PacketDecoding"]),
+        .testTarget(name: "WebSocketFuzzingTests", dependencies: ["WebSocketFuzzing", "WebSocketFraming"]),
         .testTarget(name: "FrameDumpLiveTests", dependencies: ["FrameDumpLive", "PacketDecoding", "TestSupport"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
         // its output against checked-in files (goldens), and its reading against other tools'
