@@ -65,7 +65,7 @@ enum EncodeCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         guard let formatText = arguments.value("format") else {
-            throw UsageError("--format is required: encode cannot guess a layout (presets: \(FrameFormat.presets.map(\.name).joined(separator: ", ")), websocket)")
+            throw UsageError("--format is required: encode cannot guess a layout (presets: \(FrameFormat.presets.map(\.name).joined(separator: ", ")); or websocket)")
         }
         if formatText == "websocket" { return try runWebSocket(arguments, context: context) }
         if let webSocketOnly = ["deflate", "no-upgrade"].first(where: arguments.flag) ?? (arguments.value("inner") != nil ? "inner" : nil) {
