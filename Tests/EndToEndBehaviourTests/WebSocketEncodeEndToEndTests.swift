@@ -96,7 +96,8 @@ import Testing
     }
 
     /// `--inner h12`: each line's h12 frames are the payload, and `decode --inner h12` frames them
-    /// again, also across a message cut into two frames with a ping between.
+    /// again, also across a message cut into two frames with a ping between, and across the
+    /// three frames `"fragments":3` cuts a line into (h12 frames crossing frame boundaries).
     @Test func innerFramesAreCarriedAndDecodedAgain() throws {
         let lines = [
             #"{"opcode":"binary","inner":[{"fields":{"cmd":"msg"},"body_text":"one"},{"fields":{"cmd":"ping"}}]}"#,
@@ -104,6 +105,7 @@ import Testing
             #"{"opcode":"ping"}"#,
             #"{"opcode":"continuation","inner":{"fields":{"cmd":"ack"},"body_hex":"00ff"}}"#,
             #"{"direction":"s2c","opcode":"binary","inner":{"fields":{"cmd":"pong"}}}"#,
+            #"{"direction":"s2c","opcode":"binary","fragments":3,"inner":[{"fields":{"cmd":"msg"},"body_text":"hello"},{"fields":{"cmd":4}}]}"#,
         ]
         let pcap = CaptureBytes.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: pcap) }
@@ -113,7 +115,11 @@ import Testing
         #expect(decoded.status == 0, "\(decoded.stderr)")
         let frames = try JSONLines.parse(decoded.stdout).filter { $0["type"] as? String == "frame" }
         #expect(frames.map { "\($0["dir"] as? String ?? "") \(($0["fields"] as? [String: Any])?["cmd"] as? Int ?? -1) \($0["payload_hex"] as? String ?? "")" } == [
-            "c2s 3 6f6e65", "c2s 1 ", "c2s 3 7b226964223a377d", "c2s 4 00ff", "s2c 2 ",
+            "c2s 3 6f6e65", "c2s 1 ", "c2s 3 7b226964223a377d", "c2s 4 00ff", "s2c 2 ", "s2c 3 68656c6c6f", "s2c 4 ",
+        ])
+        let messages = try JSONLines.parse(decoded.stdout).filter { $0["type"] as? String == "ws_message" }
+        #expect(messages.map { "\($0["dir"] as? String ?? "") \($0["frames"] as? Int ?? -1) \($0["length"] as? Int ?? -1)" } == [
+            "c2s 1 27", "c2s 2 34", "s2c 1 12", "s2c 3 29", // h12: 12 header bytes per frame, then the body
         ])
     }
 
@@ -125,6 +131,7 @@ import Testing
         ([#"{"payload_text":"a","payload_hex":"00"}"#], ["--output", "hex"], 2, "<stdin>:1: expected one payload, found payload_hex and payload_text"),
         ([#"{"inner":{}}"#], ["--output", "hex"], 2, "<stdin>:1: \"inner\" needs --inner FORMAT"),
         ([#"{"mask":4294967296}"#], ["--output", "hex"], 2, "<stdin>:1: expected \"mask\" to be an integer 0...4294967295"),
+        ([#"{"opcode":"ping","fragments":2}"#], ["--output", "hex"], 2, "<stdin>:1: \"fragments\" cuts a data frame; a control frame is never fragmented"),
         ([#"{}"#], ["--deflate", "--no-upgrade", "--output", "hex"], 1, "--deflate needs the Upgrade"),
         ([#"{}"#], ["--field", "cmd=1", "--output", "hex"], 1, "--field describes a frame of a layout"),
     ])

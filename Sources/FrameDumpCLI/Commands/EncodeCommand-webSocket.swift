@@ -67,16 +67,19 @@ extension EncodeCommand {
                 try writeHead(line.direction)
             }
             let maskKey = line.mask ?? (line.direction == .clientToServer ? defaultMaskKey(line: number) : nil)
-            bytes.removeAll(keepingCapacity: true)
-            do {
-                try encoders[line.direction.rawValue].append(
-                    opcode: line.opcode, fin: line.fin, rsv: line.rsv, maskKey: maskKey, payload: line.payload,
-                    compress: deflate && (!line.givesRSV1 || line.rsv & 0b100 != 0), to: &bytes)
-            } catch {
-                throw CommandFailure(message: "\(name):\(number): cannot encode: \(error)", status: .badInput)
+            for piece in line.pieces {
+                bytes.removeAll(keepingCapacity: true)
+                do {
+                    try encoders[line.direction.rawValue].append(
+                        opcode: piece.opcode, fin: piece.fin, rsv: piece.opcode == .continuation ? line.rsv & 0b011 : line.rsv,
+                        maskKey: maskKey, payload: Array(piece.payload),
+                        compress: deflate && (!line.givesRSV1 || line.rsv & 0b100 != 0), to: &bytes)
+                } catch {
+                    throw CommandFailure(message: "\(name):\(number): cannot encode: \(error)", status: .badInput)
+                }
+                try sink.write(bytes, fromClient: line.direction == .clientToServer)
+                frames[line.direction.rawValue] += 1
             }
-            try sink.write(bytes, fromClient: line.direction == .clientToServer)
-            frames[line.direction.rawValue] += 1
         }
         try sink.finish()
         if case .pcap(let conversation) = sink, let path = arguments.value("pcap") {

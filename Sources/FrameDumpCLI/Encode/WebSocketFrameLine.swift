@@ -20,6 +20,9 @@ import WebSocketFraming
 ///   on a message's first frame defaults to `true` and means "compress this message".
 /// - `mask`: the masking key, `"0x…"` or a number up to 2³²−1, or `null` for none; left out: a
 ///   key made from the line's number for c2s (§5.3: clients mask), none for s2c.
+/// - `fragments`: 1 (default) to 65535: the line is that many frames, its payload cut into
+///   near-equal pieces (a text or binary line: the first has the opcode, the others are
+///   continuations; `fin` is the last one's), so inner frames can cross frame boundaries.
 /// - The payload: `payload_hex` or `payload_text`; `code` (0-65535) and `reason` (text) for a
 ///   close frame; or, with `--inner FORMAT`, `inner`: one frame object of that format's encode
 ///   input (`fields`, `body_*`) or an array of them, encoded back to back. None: empty.
@@ -36,8 +39,10 @@ struct WebSocketFrameLine: Equatable {
     /// `.some(nil)`: `"mask":null`; `nil`: left out.
     var mask: UInt32??
     var payload: [UInt8] = []
+    /// `fragments`: how many frames the line is.
+    var fragments = 1
 
-    private static let keys = ["direction", "opcode", "fin", "rsv1", "rsv2", "rsv3", "mask", "payload_hex", "payload_text", "code", "reason", "inner"]
+    private static let keys = ["direction", "opcode", "fin", "rsv1", "rsv2", "rsv3", "mask", "payload_hex", "payload_text", "code", "reason", "inner", "fragments"]
     private static let payloadKeys = ["payload_hex", "payload_text", "code", "inner"]
 
     /// Parses one line (without its line break).
@@ -85,6 +90,13 @@ struct WebSocketFrameLine: Equatable {
         if let mask = value["mask"] {
             if case .null = mask { frame.mask = .some(nil) } else { frame.mask = .some(try number(mask, "mask", max: UInt64(UInt32.max)).map(UInt32.init)) }
         }
+        if let fragments = value["fragments"] {
+            frame.fragments = Int(try number(fragments, "fragments", max: 0xFFFF)!)
+            guard frame.fragments >= 1 else { throw .init(message: "expected \"fragments\" to be an integer 1...65535") }
+            guard frame.fragments == 1 || !frame.opcode.isControl else {
+                throw .init(message: "\"fragments\" cuts a data frame; a control frame is never fragmented (RFC 6455 §5.5)")
+            }
+        }
         if seen.contains("reason"), !seen.contains("code") { throw .init(message: "\"reason\" needs a \"code\" (RFC 6455 §5.5.1)") }
         switch payloads.first {
         case "payload_hex":
@@ -124,6 +136,15 @@ struct WebSocketFrameLine: Equatable {
         case nil: return nil
         case .bool(let value)?: return value
         default: throw .init(message: "expected \"\(key)\" to be true or false")
+        }
+    }
+
+    /// The frames the line stands for: its payload cut into ``fragments`` near-equal pieces,
+    /// the first with the line's opcode, the rest continuations, FIN on the last as the line says.
+    var pieces: [(opcode: WebSocketOpcode, fin: Bool, payload: ArraySlice<UInt8>)] {
+        (0..<fragments).map { index in
+            let bounds = (payload.count * index / fragments, payload.count * (index + 1) / fragments)
+            return (index == 0 ? opcode : .continuation, index == fragments - 1 ? fin : false, payload[bounds.0..<bounds.1])
         }
     }
 
