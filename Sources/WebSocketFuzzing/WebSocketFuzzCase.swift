@@ -53,7 +53,8 @@ public struct WebSocketFuzzCase {
         case reservedBits(StreamDirection, frame: Int)
         /// A client frame without a mask.
         case unmaskedClientFrame(frame: Int)
-        /// A frame header declaring `length` bytes, more than the limit or than follow.
+        /// A binary frame header declaring `length` bytes (over the limit, or with the top bit
+        /// set), before the frame written there: what follows is read as its payload.
         case oversizeLength(StreamDirection, frame: Int, length: UInt64)
         /// A compressed frame's payload replaced by random bytes.
         case garbageInflateData(StreamDirection, frame: Int)
@@ -164,6 +165,7 @@ public struct WebSocketFuzzCase {
                     let length = random.chance(1, in: 2) ? UInt64(Self.limits.maxFramePayload) + 1 + random.next() % 100_000 : random.next() | 1 << 63
                     var header: [UInt8] = [0x82, (maskKey == nil ? 0 : 0x80) | 127]
                     for shift in stride(from: 56, through: 0, by: -8) { header.append(UInt8(truncatingIfNeeded: length >> UInt64(shift))) }
+                    if let maskKey { header += [UInt8(maskKey >> 24), UInt8(truncatingIfNeeded: maskKey >> 16), UInt8(truncatingIfNeeded: maskKey >> 8), UInt8(truncatingIfNeeded: maskKey)] }
                     streams[side] += header
                     damage.append(.oversizeLength(direction, frame: frameIndex, length: length))
                     frameIndex += 1
