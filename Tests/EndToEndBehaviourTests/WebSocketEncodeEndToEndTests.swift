@@ -123,6 +123,47 @@ import Testing
         ])
     }
 
+    /// The identity through `--inner h12`: random binary messages of both directions carrying
+    /// 1-3 h12 frames each (`inner`), cut into 1-3 frames (`fragments`), with text messages and
+    /// pings between them, deflate on or off; `decode --inner h12` gives back each direction's
+    /// h12 frames, in order, by cmd and body.
+    @Test(arguments: propertySeeds)
+    func innerConversationsDecodeToTheirFrames(seed: UInt64) throws {
+        var random = FuzzRandom(seed: seed)
+        let deflate = random.chance(1, in: 2)
+        var lines: [String] = []
+        var sent: [String: [String]] = ["c2s": [], "s2c": []]
+        for _ in 0..<30 {
+            let direction = random.chance(1, in: 2) ? "c2s" : "s2c"
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0:
+                lines.append(#"{"direction":"\#(direction)","opcode":"ping","payload_hex":"0102"}"#)
+            case 1:
+                lines.append(#"{"direction":"\#(direction)","opcode":"text","payload_text":"not h12","fragments":2}"#)
+            default:
+                let frames = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                    (cmd: Int.random(in: 1...4, using: &random), body: random.bytes(Int(random.edgy(in: 0...300))))
+                }
+                let inner = frames.map { #"{"fields":{"cmd":\#($0.cmd)},"body_hex":"\#($0.body.map { String(format: "%02x", $0) }.joined())"}"# }
+                lines.append(#"{"direction":"\#(direction)","opcode":"binary","fragments":\#(Int.random(in: 1...3, using: &random)),"inner":[\#(inner.joined(separator: ","))]}"#)
+                sent[direction]! += frames.map { "\($0.cmd) \($0.body.map { String(format: "%02x", $0) }.joined())" }
+            }
+        }
+        let pcap = CaptureBytes.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: pcap) }
+        let encoded = try Self.encode(lines, ["--inner", "h12", "--pcap", pcap] + (deflate ? ["--deflate"] : []))
+        #expect(encoded.status == 0, "seed \(seed): \(encoded)")
+        let decoded = try FrameDumpProcess.run(["decode", "--format", "websocket", "--inner", "h12", "--json", pcap])
+        #expect(decoded.status == 0, "seed \(seed): \(decoded.stderr)")
+        let frames = try JSONLines.parse(decoded.stdout).filter { $0["type"] as? String == "frame" }
+        #expect(sent.values.reduce(0) { $0 + $1.count } >= 5)
+        for direction in ["c2s", "s2c"] {
+            let seen = frames.filter { $0["dir"] as? String == direction }
+                .map { "\(($0["fields"] as? [String: Any])?["cmd"] as? Int ?? -1) \($0["payload_hex"] as? String ?? "-")" }
+            #expect(seen == sent[direction]!, "seed \(seed) \(direction), deflate \(deflate)")
+        }
+    }
+
     @Test(arguments: [
         ([#"{"opcode":"text"}"#, #"{"direction":"s2c"}"#], ["--output", "hex"], 2, "<stdin>:2: a s2c frame after c2s ones: binary and hex output carry one direction"),
         ([#"{"opcode":"text","payload_hex":"0g"}"#], ["--output", "hex"], 2, #"<stdin>:1: expected a hex digit in "payload_hex" at character 2"#),
