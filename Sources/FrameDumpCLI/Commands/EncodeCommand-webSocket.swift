@@ -25,9 +25,8 @@ extension EncodeCommand {
         }
         let inner = try arguments.value("inner").map { try FrameEncoder(format: FrameOutputOptions.resolveFormat($0, option: "inner")) }
         let sink = try makeSink(arguments, context: context)
-        var pcapPort: UInt16?
-        if case .pcap = sink { pcapPort = UInt16(arguments.value("port") ?? "") ?? SyntheticConversation.defaultServerPort }
-        let port = pcapPort ?? SyntheticConversation.defaultServerPort
+        // makeSink has checked --port (given with --pcap only).
+        let port = arguments.value("port").flatMap { UInt16($0) } ?? SyntheticConversation.defaultServerPort
         let upgrade = WebSocketUpgrade(host: "127.0.0.1:\(port)", accept: WebSocketAccept.value(forKey: WebSocketUpgrade.sampleKey), deflate: deflate)
         var encoders = try StreamDirection.allCases.map { _ in
             guard deflate else { return WebSocketMessageEncoder(deflater: nil) }
@@ -36,7 +35,7 @@ extension EncodeCommand {
             }
             return WebSocketMessageEncoder(deflater: deflater)
         }
-        /// The direction of standard output's bytes: the first line's.
+        // The direction of standard output's bytes: the first line's.
         var outputDirection: StreamDirection?
         var headWritten = [false, false]
         var frames = [0, 0]
