@@ -9,6 +9,8 @@ struct FrameOutputOptions {
     var format: FrameFormat?
     /// `--format websocket`: every connection of a capture read as WebSocket; `nil` otherwise.
     var webSocket: WebSocketSettings?
+    /// Without `--format`: how connections detected as WebSocket are read (`--inner`, or not).
+    var detectedWebSocket = WebSocketSettings()
     /// `--json`: JSON Lines instead of text.
     var json = false
     /// `--payload`: whether frames show their payload (`hex`, the default) or not (`none`).
@@ -57,14 +59,21 @@ struct FrameOutputOptions {
     /// - Throws: ``UsageError`` for a `--format` that is neither a preset nor a valid spec.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let inner = arguments.value("inner")
+        if arguments.value("max-upgrade-head") != nil, arguments.value("format") != "websocket" {
+            // Detection decides on at most WebSocketDetection.maxHeldBytes of a connection's first bytes.
+            throw UsageError("--max-upgrade-head applies only with --format websocket (detection reads at most 16K of a connection's first bytes, so a detected connection's heads keep that bound)")
+        }
         if arguments.value("format") == "websocket" {
             webSocket = WebSocketSettings(framesInner: inner != nil)
             format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text, option: "inner") }
-        } else {
-            if inner != nil { throw UsageError("--inner applies only with --format websocket: it frames the binary messages' payloads") }
-            if arguments.value("max-upgrade-head") != nil {
-                throw UsageError("--max-upgrade-head applies only with --format websocket (a detected WebSocket connection keeps the 16K default)")
+        } else if let inner {
+            // Detection: the connections found to be WebSocket frame their payloads with it.
+            guard arguments.value("format") == nil else {
+                throw UsageError("--inner applies only with --format websocket, or without --format (to connections detected as WebSocket): it frames the binary messages' payloads")
             }
+            detectedWebSocket.framesInner = true
+            detectedWebSocket.innerFormat = inner == "auto" ? nil : try Self.resolveFormat(inner, option: "inner")
+        } else {
             format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
         }
         json = arguments.flag("json")
@@ -80,7 +89,7 @@ struct FrameOutputOptions {
     /// `--inner FORMAT`, which `decode` and `capture` take beside `--format websocket`.
     static let innerSpec = OptionSpec.value(
         "inner", valueName: "NAME|SPEC",
-        help: "With --format websocket: frame each direction's binary message\npayloads (inflated) with this preset or spec, or auto to detect it."
+        help: "Frame each WebSocket direction's binary message payloads\n(inflated) with this preset or spec, or auto to detect it: with\n--format websocket, or without --format for the connections\ndetected as WebSocket."
     )
 
     /// Refuses `--format websocket` where it does not apply: it is a layer of captured connections.
