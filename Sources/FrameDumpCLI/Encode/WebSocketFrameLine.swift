@@ -3,7 +3,7 @@ import PacketDecoding
 import WebSocketFraming
 
 /// One line of `encode --format websocket` input: one WebSocket frame (RFC 6455 §5.2), as a
-/// JSON object (JSON Lines; the schema is in docs/cli.md, "encode input: WebSocket").
+/// JSON object (JSON Lines; the schema is in docs/cli.md, encode, "WebSocket").
 ///
 /// ```
 /// {"direction":"c2s","opcode":"text","payload_text":"hello"}
