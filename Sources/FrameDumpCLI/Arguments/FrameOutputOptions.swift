@@ -59,6 +59,10 @@ struct FrameOutputOptions {
     /// - Throws: ``UsageError`` for a `--format` that is neither a preset nor a valid spec.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let inner = arguments.value("inner")
+        if arguments.value("max-upgrade-head") != nil, arguments.value("format") != "websocket" {
+            // Detection decides on at most WebSocketDetection.maxHeldBytes of a connection's first bytes.
+            throw UsageError("--max-upgrade-head applies only with --format websocket (detection reads at most 16K of a connection's first bytes, so a detected connection's heads keep that bound)")
+        }
         if arguments.value("format") == "websocket" {
             webSocket = WebSocketSettings(framesInner: inner != nil)
             format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text, option: "inner") }
