@@ -362,6 +362,12 @@ import Testing
         let frames = records.filter { $0["type"] as? String == "ws_frame" }
         #expect(frames.map { $0["payload_hex"] as? String } == ["6869"])
         #expect(frames.first?["offset"] as? Int == request.count)
+
+        // Detection waits for a head as long as the option allows, so the connection is found.
+        let detected = try FrameDumpProcess.run(["decode", "--json", "--max-upgrade-head", "32K", path])
+        #expect(detected.status == 0, "\(detected.stderr)")
+        #expect(detected.stdout == (try FrameDumpProcess.run(["decode", "--json", "--format", "websocket", "--max-upgrade-head", "32K", path])).stdout)
+        #expect(detected.stderr.contains("detected WebSocket"), "\(detected.stderr)")
     }
 
     /// The layer reads captured connections: a hex dump, a live command and `--inner` alone are usage errors.
@@ -370,7 +376,7 @@ import Testing
         (["listen", "--format", "websocket", "127.0.0.1:0"], "not to a live command"),
         (["decode", "--format", "h12", "--inner", "h12", "Fixtures/websocket/ws-h12.pcap"], "--inner applies only with --format websocket, or without --format"),
         (["decode", "--format", "websocket", "--inner", "len:u9", "Fixtures/websocket/ws-h12.pcap"], "invalid --inner at column"),
-        (["decode", "--max-upgrade-head", "32K", "Fixtures/websocket/ws-h12.pcap"], "--max-upgrade-head applies only with --format websocket"),
+        (["decode", "--format", "h12", "--max-upgrade-head", "32K", "Fixtures/websocket/ws-h12.pcap"], "--max-upgrade-head applies only to WebSocket: with --format websocket, or without --format (detection), not with --format h12"),
         (["decode", "--format", "websocket", "--max-upgrade-head", "0", "Fixtures/websocket/ws-h12.pcap"], "invalid --max-upgrade-head '0'"),
     ])
     func misuseIsAUsageError(_ arguments: [String], _ message: String) throws {

@@ -59,9 +59,8 @@ struct FrameOutputOptions {
     /// - Throws: ``UsageError`` for a `--format` that is neither a preset nor a valid spec.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let inner = arguments.value("inner")
-        if arguments.value("max-upgrade-head") != nil, arguments.value("format") != "websocket" {
-            // Detection decides on at most WebSocketDetection.maxHeldBytes of a connection's first bytes.
-            throw UsageError("--max-upgrade-head applies only with --format websocket (detection reads at most 16K of a connection's first bytes, so a detected connection's heads keep that bound)")
+        if arguments.value("max-upgrade-head") != nil, let format = arguments.value("format"), format != "websocket" {
+            throw UsageError("--max-upgrade-head applies only to WebSocket: with --format websocket, or without --format (detection), not with --format \(format)")
         }
         if arguments.value("format") == "websocket" {
             webSocket = WebSocketSettings(framesInner: inner != nil)

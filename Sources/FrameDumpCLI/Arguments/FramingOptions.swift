@@ -11,7 +11,7 @@ struct FramingOptions {
     var maxFrameLength: Int?
     /// `--max-buffered`: bytes of unfinished frames all frame decoders together may hold.
     var maxBufferedBytes = FramingConfiguration.defaultMaxBufferedBytes
-    /// `--max-upgrade-head` (captures, with `--format websocket`): the longest Upgrade request
+    /// `--max-upgrade-head` (captures' WebSocket connections, given or detected): the longest Upgrade request
     /// or response head, in bytes; `nil` keeps ``WebSocketLimits/maxHandshakeBytes``' default.
     var webSocketMaxHead: Int?
 
@@ -26,7 +26,7 @@ struct FramingOptions {
         .value("max-buffered", valueName: "BYTES", defaultValue: "64M",
                help: "Captures: bytes of unfinished frames all streams may hold;\nbeyond it the oldest partial frame is reported truncated."),
         .value("max-upgrade-head", valueName: "BYTES", defaultValue: "16K",
-               help: "With --format websocket: longest HTTP Upgrade request or\nresponse head, through its blank line; longer is head_too_long."),
+               help: "WebSocket (given or detected): longest HTTP Upgrade request\nor response head, through its blank line; longer is head_too_long."),
     ]
 
     /// The options as the live commands list them: the partial-frame budget is over every
