@@ -25,9 +25,11 @@ public struct TLSSecrets: Sendable, Equatable {
 
 /// Where a TLS connection layer looks up the secrets of a client random.
 ///
-/// Implementer notes: called the first time a direction needs keys (its first protected
-/// record), so an implementation may read a key log that grows while the client runs
-/// (`capture`): look again when the random is not found yet.
+/// Implementer notes: called whenever a direction needs a secret it does not have yet (its
+/// first protected record, then again as ciphertext arrives while it waits), so an
+/// implementation may read a key log that grows while the client runs (`capture`): read what
+/// was appended before answering, even when the random is known already — a client logs its
+/// handshake secrets before its traffic secrets, and a lookup between the two finds the first only.
 public protocol TLSKeyProvider: AnyObject {
     /// The secrets logged for `clientRandom`, or `nil` when there are none (yet).
     func secrets(for clientRandom: ClientRandom) -> TLSSecrets?

@@ -12,6 +12,8 @@ final class KeyLogFile: TLSKeyProvider {
     private let path: String?
     private var fileDescriptor: Int32 = -1
     private let followsGrowth: Bool
+    /// The buffer each read fills, made at the first.
+    private var step: [UInt8] = []
 
     /// Reads the key log at `path`.
     ///
@@ -54,14 +56,14 @@ final class KeyLogFile: TLSKeyProvider {
 
     var mayLearnMore: Bool { followsGrowth && path != nil }
 
+    /// The secrets read so far; first, when the file follows growth, what was appended since the
+    /// last read (the layer asks only for a secret it lacks: a random found with its handshake
+    /// secrets may have gained its traffic secrets by now).
     func secrets(for clientRandom: ClientRandom) -> TLSSecrets? {
-        if let secrets = log.secrets(for: clientRandom) { return secrets }
-        guard followsGrowth, let path else { return nil }
-        if fileDescriptor < 0 {
-            guard case .success(let opened) = FileDescriptorIO.openForReading(path) else { return nil }
-            fileDescriptor = opened
+        if followsGrowth, let path {
+            if fileDescriptor < 0, case .success(let opened) = FileDescriptorIO.openForReading(path) { fileDescriptor = opened }
+            if fileDescriptor >= 0 { try? readMore(isComplete: false) }
         }
-        try? readMore(isComplete: false)
         return log.secrets(for: clientRandom)
     }
 
@@ -69,7 +71,7 @@ final class KeyLogFile: TLSKeyProvider {
     /// secrets and one line, not the file; stops at a line over ``TLSKeyLog/maxLineLength``
     /// (a device such as /dev/zero ends there too).
     private func readMore(isComplete: Bool) throws(CommandFailure) {
-        var step = [UInt8](repeating: 0, count: 64 * 1024)
+        if step.isEmpty { step = [UInt8](repeating: 0, count: 64 * 1024) }
         while log.overlongLine == nil {
             let result = step.withUnsafeMutableBytes { FileDescriptorIO.readSome(fileDescriptor, into: $0) }
             switch result {
