@@ -75,8 +75,17 @@ public final class PcapReader: PcapSource {
         let mapping = mapsClassicPcap ? FileMapping(descriptor: fileno(file)).flatMap {
             MappedPcapRecords.reads($0) ? $0 : nil
         } : nil
-        if mapping == nil { setvbuf(file, nil, _IOFBF, Self.streamBufferSize) }
-        try self.init(file: file)
+        // glibc sizes a buffer it allocates itself by the file's block size, whatever `setvbuf`
+        // asks, so the reader gives its own; it is freed after the stream is closed.
+        let buffer = mapping == nil ? UnsafeMutableRawPointer.allocate(byteCount: Self.streamBufferSize, alignment: 64) : nil
+        if let buffer { setvbuf(file, buffer.assumingMemoryBound(to: CChar.self), _IOFBF, Self.streamBufferSize) }
+        do {
+            try self.init(file: file)
+        } catch {
+            buffer?.deallocate()
+            throw error
+        }
+        handle.streamBuffer = buffer
         guard let mapping, PacketParser.supports(linkType) else { return }
         let records = MappedPcapRecords(file: mapping, snapshot: snaplen)
         if records.isSwapped && (linkType == .linuxSLL || linkType == .linuxSLL2) { return }
