@@ -9,7 +9,7 @@ import Darwin
 /// A libpcap handle that packets are read from: the reading API that `PcapReader` (capture
 /// files, standard input) and `LiveCapture` (network interfaces) share.
 ///
-/// Both deliver packets the same way — `pcap_next_ex`, timestamps in nanoseconds, bytes that
+/// Both deliver packets the same way — one at a time, timestamps in nanoseconds, bytes that
 /// stay valid until the next read — so code that only reads packets (parse, reassemble,
 /// frame) can take a `PcapSource` and treat a file and an interface alike:
 ///
@@ -71,7 +71,8 @@ public class PcapSource {
         try handle.setFilter(expression)
     }
 
-    /// Reads the next packet (`pcap_next_ex`); a live capture's read timeouts are waited through.
+    /// Reads the next packet: from a mapped classic pcap file's records (``PcapReader``), else
+    /// with `pcap_next_ex`; a live capture's read timeouts are waited through.
     ///
     /// - Returns: The packet, whose `bytes` stay valid until the next call; `nil` at the end of
     ///   a capture file, or once a live capture's `breakLoop()` has been called.
