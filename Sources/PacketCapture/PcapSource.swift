@@ -43,8 +43,9 @@ public class PcapSource {
     /// one in its header; for a live capture, the one in effect.
     public final var snaplen: Int { handle.snaplen }
 
-    /// Memory that stays valid and unchanged for as long as the source lives, into which
-    /// packets' bytes may point: a mapped capture file (``PcapReader``).
+    /// Memory that stays valid for as long as the source lives, into which packets' bytes may
+    /// point: a mapped capture file (``PcapReader``), unchanged unless another process rewrites
+    /// the file.
     ///
     /// A packet whose bytes lie inside it — and any slice of them, such as a TCP segment's
     /// payload — may be kept by pointer after the next read instead of copied (the CLI's
