@@ -110,7 +110,7 @@ let package = Package(
         // (tshark's, and the corpus oracles that tshark made).
         .testTarget(name: "EndToEndBehaviourTests", dependencies: ["FrameCodec", "PacketDecoding", "CZlib", "TestSupport"]),
         .testTarget(name: "EndToEndGoldenTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["TestSupport", "FrameCodec"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["TestSupport", "FrameCodec", "PacketCapture"]),
     ],
     swiftLanguageModes: [.v6]
 )

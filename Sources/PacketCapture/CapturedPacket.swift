@@ -2,9 +2,10 @@ import PacketDecoding
 
 /// One packet as libpcap delivered it: capture time, the captured bytes and the length on the wire.
 ///
-/// `bytes` points into libpcap's buffer (the `u_char *` from `pcap_next_ex`): it is valid only
-/// until the next call to `next()` on the same reader or capture, or until that reader or
-/// capture is deinitialized. Nothing is copied per packet; copy what must outlive it.
+/// `bytes` points into libpcap's buffer (the `u_char *` from `pcap_next_ex`) or into a mapped
+/// capture file: count on it only until the next call to `next()` on the same reader or
+/// capture, or until that reader or capture is deinitialized, unless it lies in the source's
+/// `persistentBytes`. Nothing is copied per packet; copy what must outlive it.
 ///
 /// The bytes start with the link-layer header given by the source's `linkType`.
 public struct CapturedPacket {

@@ -1,4 +1,5 @@
 import CPcap
+import PacketDecoding
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,21 +29,77 @@ import Darwin
 /// Not thread-safe; use one reader from one thread at a time. `deinit` closes the handle
 /// (`pcap_close`), which also closes any `FILE *` the reader was given.
 public final class PcapReader: PcapSource {
-    /// Opens a capture file by path (`pcap_open_offline_with_tstamp_precision`, nanosecond precision).
+    /// Opens a capture file by path (libpcap's `pcap_fopen_offline_with_tstamp_precision`,
+    /// nanosecond precision).
+    ///
+    /// A classic pcap file (version 2.4, microsecond or nanosecond magic, either byte order) is
+    /// then read in place from a read-only mapping of the file: each packet's bytes point into
+    /// the mapping, with no copy and no system call per packet. libpcap reads everything else —
+    /// pcapng, standard input, the modified pcap formats, a file once `setFilter(_:)` was
+    /// called, byte-swapped Linux cooked captures (whose headers libpcap rewrites) — and it
+    /// takes over from the first record of a classic file that is not plainly well formed, so
+    /// truncated and damaged files give libpcap's own errors, after the same packets. Streams
+    /// libpcap reads get a large stdio buffer, so that its two reads a packet cost no system
+    /// call each.
     ///
     /// - Parameter path: A pcap or pcapng file, or `"-"` for standard input (libpcap reads
     ///   `stdin` itself; use `init(prefix:fileDescriptor:)` if bytes were already read from it).
     /// - Throws: `CaptureError.Kind.openFailed` with libpcap's message ("No such file or
     ///   directory", "unknown file format", …).
-    public init(path: String) throws {
-        var errorBuffer = ErrorBuffer()
-        guard let pointer = pcap_open_offline_with_tstamp_precision(
-            path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer.storage)
-        else {
-            throw CaptureError(.openFailed, message: "\(path): \(errorBuffer.message)")
-        }
-        super.init(handle: PcapHandle(pointer))
+    public convenience init(path: String) throws {
+        try self.init(path: path, mapsClassicPcap: true)
     }
+
+    /// Opens a capture file by path, reading a classic pcap file from its mapping or not.
+    ///
+    /// - Parameters:
+    ///   - path: As for `init(path:)`.
+    ///   - mapsClassicPcap: `false` has libpcap read every packet (the tests compare the two).
+    /// - Throws: As `init(path:)`.
+    package convenience init(path: String, mapsClassicPcap: Bool) throws {
+        if path == "-" {
+            var errorBuffer = ErrorBuffer()
+            guard let pointer = pcap_open_offline_with_tstamp_precision(
+                path, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer.storage)
+            else {
+                throw CaptureError(.openFailed, message: "\(path): \(errorBuffer.message)")
+            }
+            self.init(handle: PcapHandle(pointer))
+            return
+        }
+        // As `pcap_open_offline` opens it, and with its message on failure.
+        guard let file = fopen(path, "rb") else {
+            throw CaptureError(.openFailed, message: "\(path): \(String(cString: strerror(errno)))")
+        }
+        // Only a classic pcap file is mapped; libpcap still opens it, checking its header.
+        let mapping = mapsClassicPcap ? FileMapping(descriptor: fileno(file)).flatMap {
+            MappedPcapRecords.reads($0) ? $0 : nil
+        } : nil
+        // glibc sizes a buffer it allocates itself by the file's block size, whatever `setvbuf`
+        // asks, so the reader gives its own; it is freed after the stream is closed.
+        let buffer = mapping == nil ? UnsafeMutableRawPointer.allocate(byteCount: Self.streamBufferSize, alignment: 64) : nil
+        if let buffer { setvbuf(file, buffer.assumingMemoryBound(to: CChar.self), _IOFBF, Self.streamBufferSize) }
+        do {
+            try self.init(file: file)
+        } catch {
+            buffer?.deallocate()
+            throw error
+        }
+        handle.streamBuffer = buffer
+        guard let mapping, PacketParser.supports(linkType) else { return }
+        let records = MappedPcapRecords(file: mapping, snapshot: snaplen)
+        if records.isSwapped && (linkType == .linuxSLL || linkType == .linuxSLL2) { return }
+        mappedRecords = records
+        fileMapping = mapping
+    }
+
+    /// Whether the next packets are read from the file's mapping (until a record libpcap must
+    /// read, or a filter); `false`: libpcap reads them.
+    package var readsFromMapping: Bool { mappedRecords != nil }
+
+    /// The stdio buffer of a stream libpcap reads, in bytes: its two `fread`s a packet (record
+    /// header, then data) are served from memory, one `read(2)` per buffer.
+    static let streamBufferSize = 1 << 20
 
     /// Reads a capture from an open stdio stream (`pcap_fopen_offline_with_tstamp_precision`).
     ///
@@ -52,7 +109,7 @@ public final class PcapReader: PcapSource {
     ///
     /// - Parameter file: An open readable stream, e.g. from `fopen`, `fdopen` or `fmemopen`.
     /// - Throws: `CaptureError.Kind.openFailed` with libpcap's message.
-    public init(file: UnsafeMutablePointer<FILE>) throws {
+    public convenience init(file: UnsafeMutablePointer<FILE>) throws {
         var errorBuffer = ErrorBuffer()
         guard let pointer = pcap_fopen_offline_with_tstamp_precision(
             file, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errorBuffer.storage)
@@ -60,7 +117,7 @@ public final class PcapReader: PcapSource {
             fclose(file)
             throw CaptureError(.openFailed, message: errorBuffer.message)
         }
-        super.init(handle: PcapHandle(pointer))
+        self.init(handle: PcapHandle(pointer))
     }
 
     /// Reads a capture whose first bytes the caller has already consumed from a file descriptor.
@@ -90,13 +147,15 @@ public final class PcapReader: PcapSource {
     /// How far libpcap has read into the capture, in bytes from its first byte: after `next()`
     /// returned a packet, the end of that packet's record (the file's size once all are read).
     ///
-    /// It is `ftello(3)` on the stream libpcap reads (`pcap_file`), so it counts what libpcap
-    /// consumed, not what stdio buffered ahead. With the file's size it tells how much of a
+    /// It is the reader's own position in a mapped classic pcap file, else `ftello(3)` on the
+    /// stream libpcap reads (`pcap_file`), so it counts what was consumed, not what stdio
+    /// buffered ahead. With the file's size it tells how much of a
     /// capture was read (`framedump decode`'s progress line).
     ///
     /// - Returns: The offset, or `nil` when the stream cannot tell: a reader made with
     ///   `init(prefix:fileDescriptor:)` (a pipe has no position), or a failing `ftello`.
     public var fileOffset: Int64? {
+        if let records = mappedRecords { return Int64(records.offset) }
         guard let file = pcap_file(handle.pointer) else { return nil }
         let offset = ftello(file)
         return offset >= 0 ? Int64(offset) : nil

@@ -5,8 +5,10 @@ import PacketDecoding
 /// ``CaptureReadAhead`` hands the decoding thread.
 ///
 /// A `data` event's bytes point into the packet being read, valid only during the call that
-/// delivers them, so the batch copies them, back to back, into one byte array; the other events
-/// are values and are kept as they are.
+/// delivers them, so the batch copies them, back to back, into one byte array — unless they lie
+/// in the source's persistent bytes (a mapped capture file, `PcapSource.persistentBytes`), which
+/// outlive the batch: then it keeps the pointer. The other events are values and are kept as
+/// they are.
 struct CaptureEventBatch {
     /// Payload bytes after which the batch is handed over: small enough that the batches in
     /// flight (``CaptureReadAhead/maxQueuedBatches`` + 2) add about a MiB to the peak RSS and
@@ -21,23 +23,44 @@ struct CaptureEventBatch {
         case event(CaptureEvent, Timestamp)
         /// Stream data: its bytes are `bytes[start ..< start + count]`.
         case data(connection: Int, direction: StreamDirection, offset: UInt64, start: Int, count: Int, time: Timestamp)
+        /// Stream data in the persistent bytes, not copied.
+        case persistentData(connection: Int, direction: StreamDirection, offset: UInt64, bytes: UnsafeRawBufferPointer, time: Timestamp)
     }
 
     private var entries: [Entry] = []
     private var bytes: [UInt8] = []
+    /// Bytes of the data events kept by pointer: they count towards ``byteBudget`` like copies,
+    /// so that a batch covers as much of the capture either way.
+    private var persistentByteCount = 0
+    /// The source's persistent bytes, as addresses; empty when it has none.
+    private let persistent: Range<UInt>
 
-    init() {
+    /// - Parameter persistent: Memory that outlives the batch (`PcapSource.persistentBytes`):
+    ///   data events inside it are kept by pointer; `nil`: every data event is copied.
+    init(persistent: UnsafeRawBufferPointer?) {
+        if let persistent, let base = persistent.baseAddress {
+            let start = UInt(bitPattern: base)
+            self.persistent = start..<start + UInt(persistent.count)
+        } else {
+            self.persistent = 0..<0
+        }
         // Room for a full batch and one more segment of 64 KiB, so that filling it does not double it.
         bytes.reserveCapacity(Self.byteBudget + 64 << 10)
         entries.reserveCapacity(Self.entryBudget)
     }
 
     /// Whether the batch should be handed over now.
-    var isFull: Bool { bytes.count >= Self.byteBudget || entries.count >= Self.entryBudget }
+    var isFull: Bool { bytes.count + persistentByteCount >= Self.byteBudget || entries.count >= Self.entryBudget }
 
-    /// Adds an event, copying a `data` event's bytes.
+    /// Adds an event, copying a `data` event's bytes unless they are persistent.
     mutating func append(_ event: CaptureEvent, at time: Timestamp) {
         if case .stream(.data(let connection, let direction, let offset, let payload)) = event {
+            let start = UInt(bitPattern: payload.baseAddress)
+            if start >= persistent.lowerBound, start + UInt(payload.count) <= persistent.upperBound {
+                entries.append(.persistentData(connection: connection, direction: direction, offset: offset, bytes: payload, time: time))
+                persistentByteCount += payload.count
+                return
+            }
             entries.append(.data(connection: connection, direction: direction, offset: offset, start: bytes.count,
                                  count: payload.count, time: time))
             bytes.append(contentsOf: payload)
@@ -63,6 +86,8 @@ struct CaptureEventBatch {
                 case .data(let connection, let direction, let offset, let start, let count, let time):
                     let payload = UnsafeRawBufferPointer(rebasing: copied[start..<start + count])
                     try body(.stream(.data(connection: connection, direction: direction, offset: offset, bytes: payload)), time)
+                case .persistentData(let connection, let direction, let offset, let payload, let time):
+                    try body(.stream(.data(connection: connection, direction: direction, offset: offset, bytes: payload)), time)
                 }
             }
         }
@@ -72,5 +97,6 @@ struct CaptureEventBatch {
     mutating func removeAll() {
         entries.removeAll(keepingCapacity: true)
         bytes.removeAll(keepingCapacity: true)
+        persistentByteCount = 0
     }
 }

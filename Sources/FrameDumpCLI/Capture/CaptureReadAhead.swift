@@ -7,6 +7,7 @@ import PacketDecoding
 ///
 /// ```
 /// reading thread:   PcapReader → PacketParser → TCPReassembler ──events, data copied──> CaptureEventBatch ─┐
+///                   (a mapped file's in-order data: pointers into the mapping, not copied)                 │
 ///                                                                                                          │ FIFO, at most
 /// calling thread:   receive(event, time) → CaptureDecodePipeline → output  <──────── full batches ─────────┘ maxQueuedBatches
 /// ```
@@ -32,7 +33,7 @@ enum CaptureReadAhead {
                     _ receive: (CaptureEvent, Timestamp) throws -> Void) throws -> CaptureStatistics {
         let handoff = Handoff(source: source, limits: limits, overlapPolicy: overlapPolicy)
         let thread = POSIXThread {
-            var batch = CaptureEventBatch()
+            var batch = CaptureEventBatch(persistent: handoff.persistent)
             let outcome = Result { () throws -> CaptureStatistics in
                 try handoff.source.run(limits: handoff.limits, overlapPolicy: handoff.overlapPolicy) { event, time in
                     batch.append(event, at: time)
@@ -63,11 +64,14 @@ enum CaptureReadAhead {
     /// `@unchecked Sendable`: every `var` is read and written with `condition` locked, and a
     /// batch belongs to one thread at a time (the reader fills it, the queue holds it, the
     /// decoder reads it, the queue holds it empty); the bytes in it are copies, shared with
-    /// nothing. `source` is used by the reading thread only, once started.
+    /// nothing, or point into the source's persistent bytes, which nothing writes. `source` is
+    /// used by the reading thread only, once started.
     private final class Handoff: @unchecked Sendable {
         let source: CaptureSource
         let limits: ReassemblyLimits
         let overlapPolicy: OverlapPolicy
+        /// The source's persistent bytes, which batches point into rather than copy.
+        let persistent: UnsafeRawBufferPointer?
         private let condition = ConditionLock()
         private var full: [CaptureEventBatch] = []
         private var empty: [CaptureEventBatch] = []
@@ -79,6 +83,7 @@ enum CaptureReadAhead {
             self.source = source
             self.limits = limits
             self.overlapPolicy = overlapPolicy
+            persistent = source.persistentBytes
         }
 
         /// Reading thread: queues `batch` (waiting while the queue is full) and returns an
@@ -92,7 +97,7 @@ enum CaptureReadAhead {
             if cancelled { throw Cancelled() }
             full.append(batch)
             condition.broadcast()
-            return empty.popLast() ?? CaptureEventBatch()
+            return empty.popLast() ?? CaptureEventBatch(persistent: persistent)
         }
 
         /// Reading thread: queues the last batch and how the reading ended.

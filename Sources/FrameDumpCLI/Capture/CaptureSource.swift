@@ -45,6 +45,10 @@ struct CaptureSource {
         reader = capture
     }
 
+    /// Memory the packets' bytes may point into that lives as long as the source
+    /// (`PcapSource.persistentBytes`: a mapped capture file); `nil`: none.
+    var persistentBytes: UnsafeRawBufferPointer? { reader.persistentBytes }
+
     /// Keeps only the packets matching a tcpdump filter expression (`pcap-filter(7)`).
     ///
     /// - Throws: ``CommandFailure`` (exit 1, a usage error) with libpcap's message.

@@ -33,19 +33,7 @@ enum TLSKeySource {
         guard path != "-", FileDescriptorIO.isRegularFile(atPath: path),
               case .success(let fileDescriptor) = FileDescriptorIO.openForReading(path) else { return [] }
         defer { FileDescriptorIO.close(fileDescriptor) }
-        return PcapngSecrets.tlsKeyLogs(
-            read: { count in
-                var bytes = [UInt8](repeating: 0, count: count)
-                var filled = 0
-                while filled < count {
-                    let step = bytes.withUnsafeMutableBytes { buffer in
-                        FileDescriptorIO.readSome(fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                    }
-                    guard case .success(let got) = step, got > 0 else { return nil }
-                    filled += got
-                }
-                return bytes
-            },
-            skip: { count in FileDescriptorIO.skip(fileDescriptor, count) })
+        var reader = BufferedFileReader(fileDescriptor: fileDescriptor)
+        return PcapngSecrets.tlsKeyLogs(read: { reader.read($0) }, skip: { reader.skip($0) })
     }
 }

@@ -12,12 +12,19 @@ final class PcapHandle {
     /// microsecond precision.
     private(set) var nanosecondsPerTick: Int64 = 1000
 
+    /// The stdio buffer of the stream libpcap reads, when the reader gave one (`setvbuf`):
+    /// freed once `pcap_close` has closed the stream.
+    var streamBuffer: UnsafeMutableRawPointer?
+
     init(_ pointer: OpaquePointer) {
         self.pointer = pointer
         refreshPrecision()
     }
 
-    deinit { pcap_close(pointer) }
+    deinit {
+        pcap_close(pointer)
+        streamBuffer?.deallocate()
+    }
 
     /// Re-reads the timestamp precision (`pcap_get_tstamp_precision`); needed after
     /// `pcap_activate`, which may settle on a different one than requested.
