@@ -43,10 +43,7 @@ extension FrameDecoder {
                 case .whole(let length): frameLength = length
                 case .passedOver: continue
                 case .awaited:
-                    if let checksum = layout.checksum, bytesAwaited >= runningChecksumMinimum {
-                        startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksumOffset,
-                                                           headerLength: headerLength), count: available, at: position)
-                    }
+                    awaitFrame(header, available: available, headerLength: headerLength, checksumOffset: checksumOffset, at: position)
                     return
                 }
                 var crcOK: Bool?

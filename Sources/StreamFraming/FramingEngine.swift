@@ -525,7 +525,7 @@ extension FramingEngine {
 
     @usableFromInline func use(_ index: Int, for stream: FramedStream<Context>) {
         stream.currentFormatIndex = index
-        stream.decoder = FrameDecoder(format: usedFormats[index])
+        stream.decoder = FrameDecoder(format: usedFormats[index], bodyRetention: configuration.bodyRetention)
     }
 
     @usableFromInline mutating func register(_ format: FrameFormat) -> Int {

@@ -19,6 +19,12 @@ struct FrameOutputOptions {
     /// no `--body FIELD=VALUE:VIEW` rule matches show none.
     var bodies = BodySelection()
 
+    /// Whether what these options print reads the bytes of a frame's body: text (its dump),
+    /// `payload_hex`, a body view, or a WebSocket layer's inner frames. When nothing does, a
+    /// capture's framing engine hands out frames that span packets with their headers only
+    /// (``FrameDecoder/BodyRetention/withinChunk``), their bodies checksummed and never copied.
+    var readsFrameBodies: Bool { !json || includesPayload || bodies.showsAnyBody || webSocket != nil }
+
     /// `--format`, `--json`, `--payload`, `--body`, `--proto-descriptors` and `--color`, in the
     /// order help lists them.
     ///

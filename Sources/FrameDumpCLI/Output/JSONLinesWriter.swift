@@ -205,11 +205,11 @@ struct JSONLinesWriter {
     /// Writes a frame's keys after `ts`; the payload hex, when asked for, goes straight to
     /// `buffer` between what `line` holds before it and the rest, written after it.
     private func appendFrame(_ frame: Frame, line: inout ByteCursor, to buffer: inout [UInt8]) {
-        let payload = frame.payload(from: payloadStart)
         line.append(",\"offset\":")
         line.appendDecimal(frame.offset)
         line.append(",\"length\":")
-        line.appendDecimal(UInt64(payload.count))
+        // Counted in the stream: a frame whose body was dropped holds no payload bytes.
+        line.appendDecimal(UInt64(frame.payloadLength(from: payloadStart)))
         line.append(",\"fields\":{")
         if hasVariableLayout {
             appendWalkedFields(frame, to: &line)
@@ -223,14 +223,14 @@ struct JSONLinesWriter {
         if includesPayload {
             line.append(",\"payload_hex\":\"")
             buffer.append(contentsOf: line.written)
-            ByteFormatting.appendHex(payload, to: &buffer)
+            ByteFormatting.appendHex(frame.payload(from: payloadStart), to: &buffer)
             line = scratch.cursor(capacity: lineBound)
             line.append(UInt8(ascii: "\""))
         }
         line.append(",\"frame_length\":")
-        line.appendDecimal(UInt64(frame.bytes.count))
+        line.appendDecimal(UInt64(frame.length))
         if let extras {
-            appendExtras(extras, frame, payload: payload, line: &line, to: &buffer)
+            appendExtras(extras, frame, line: &line, to: &buffer)
         }
         line.append("}\n")
     }
@@ -283,7 +283,7 @@ struct JSONLinesWriter {
     /// Out of line, so that the common path (no extras) stays as small as before they existed.
     @inline(never)
     private func appendExtras(
-        _ extras: Extras, _ frame: Frame, payload: ArraySlice<UInt8>,
+        _ extras: Extras, _ frame: Frame,
         line: inout ByteCursor, to buffer: inout [UInt8]
     ) {
         if !extras.namedFields.isEmpty { appendNames(extras.namedFields, frame, to: &line) }
@@ -291,7 +291,7 @@ struct JSONLinesWriter {
             let view = bodies.view(forHeader: frame.header)
             if view != .none {
                 buffer.append(contentsOf: line.written)
-                BodyJSON.append(payload, view: view, schema: bodies.schema, to: &buffer)
+                BodyJSON.append(frame.payload(from: payloadStart), view: view, schema: bodies.schema, to: &buffer)
                 line = scratch.cursor(capacity: lineBound)
             }
         }

@@ -1,0 +1,89 @@
+/// Frames whose bodies nobody reads: ``FrameDecoder/BodyRetention/withinChunk``.
+///
+/// ```
+/// h12, a 3,000-byte frame in 1,448-byte segments:
+/// chunks:   | header + 1,436 body bytes | 1,448 body bytes | 104 body bytes, next frame … |
+/// held:       header (12 B)               header (12 B)      next frame …
+/// outputs:                                                    frame@0 (3,000 B, holds 12 B), …
+/// ```
+///
+/// The frame's checksum runs over each chunk in place as the chunk arrives (the running checksum
+/// that long frames use anyway), so no body byte is copied into the decoder's buffer; the bytes
+/// that follow the frame in its last chunk are decoded as usual.
+extension FrameDecoder {
+    /// Whether a ``FrameDecoder`` hands out every frame whole, or drops the bodies it would
+    /// otherwise have to assemble from several chunks.
+    public enum BodyRetention: Sendable, Hashable {
+        /// Every frame holds all its bytes (the default).
+        case always
+        /// A frame of a length-field format whose bytes arrive over several chunks holds its
+        /// header only (``Frame/holdsBody`` `false`); a frame wholly inside one chunk, and every
+        /// frame of a delimiter format, holds all its bytes. For a consumer that reads headers,
+        /// lengths and checksum verdicts but never a body: nothing of a long frame's body is
+        /// copied or held.
+        case withinChunk
+    }
+
+    /// Starts dropping the body of the awaited frame at `position`, whose first `available`
+    /// bytes are in the buffer: their checksum starts running, the stored checksum is read now,
+    /// and the bytes after the header are dropped once decoding stops
+    /// (``keepAwaitedHeaderOnly()``).
+    @inline(__always)
+    mutating func startDroppingBody(_ header: UnsafeRawPointer, available: Int, headerLength: Int, checksumOffset: Int, at position: Int) {
+        if let checksum = layout.checksum {
+            startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksumOffset,
+                                               headerLength: headerLength), count: available, at: position)
+            droppingStoredChecksum = header.loadInteger(fromByteOffset: checksumOffset, width: FrameLayout.Checksum.width,
+                                                        byteOrder: checksum.byteOrder)
+        }
+        droppingHeaderLength = headerLength
+        droppedByteCount = available &- headerLength
+    }
+
+    /// Cuts the buffer back to the awaited frame's header when its body is being dropped. The
+    /// bytes cut are the buffer's last, so nothing moves.
+    @inline(__always)
+    mutating func keepAwaitedHeaderOnly() {
+        guard droppingHeaderLength > 0 else { return }
+        let headerEnd = readIndex &+ droppingHeaderLength
+        if headerEnd < buffer.count { buffer.removeSubrange(headerEnd...) }
+    }
+
+    /// The next chunk of a frame whose body is being dropped: checksummed in place, and once
+    /// the frame is complete, the frame handed out with its header and the rest of the chunk
+    /// decoded as usual.
+    mutating func continueDroppedBody(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        let taken = Swift.min(chunk.count, bytesAwaited)
+        if let checksum = layout.checksum {
+            runningChecksum = checksum.tables.update(runningChecksum, UnsafeRawBufferPointer(rebasing: chunk[..<taken]))
+        }
+        droppedByteCount &+= taken
+        bytesAwaited &-= taken
+        guard bytesAwaited == 0 else { return }
+        let headerEnd = readIndex &+ droppingHeaderLength
+        let frame = Frame(offset: absoluteOffset(readIndex), header: buffer[readIndex..<headerEnd], droppedByteCount: droppedByteCount,
+                          crcOK: layout.checksum.map { _ in UInt64(runningChecksum) == droppingStoredChecksum })
+        // State first, so that a throwing `receive` leaves the decoder ready to carry on; the
+        // buffer starts afresh (the frame keeps the old storage for its header).
+        bufferOffset = absoluteOffset(headerEnd) &+ UInt64(droppedByteCount)
+        droppingHeaderLength = 0
+        droppedByteCount = 0
+        checksummedCount = 0
+        buffer = []
+        readIndex = 0
+        UnsafeRawBufferPointer(rebasing: chunk[taken...]).withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+        if let start = skipStart {
+            // Reported just before the frame, as a frame held whole reports it.
+            skipStart = nil
+            undelivered.append(.skip(offset: start, byteCount: frame.offset &- start))
+            undelivered.append(.frame(frame))
+            try deliverUndelivered(receive)
+        } else {
+            try receive(.frame(frame))
+        }
+        guard !buffer.isEmpty else { return }
+        try decodeBuffered(receive)
+        keepAwaitedHeaderOnly()
+        reclaimConsumedPrefix()
+    }
+}
