@@ -151,6 +151,12 @@ public struct FrameDecoder: Sendable {
     /// being dropped, its header).
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// Bytes fed of the unfinished frame or header, held or dropped: ``bufferedByteCount`` plus
+    /// the body bytes of an awaited frame that ``BodyRetention/withinChunk`` dropped. The same
+    /// whatever the retention, so a budget over it (`--max-buffered`) is reached at the same
+    /// place either way.
+    public var pendingByteCount: Int { bufferedByteCount &+ droppedByteCount }
+
     /// Bytes of storage the buffer has allocated; tests check an idle decoder holds none.
     internal var bufferCapacity: Int { buffer.capacity }
 

@@ -29,7 +29,7 @@ public enum DecoderOracle {
     }
 
     /// A run with ``FrameDecoder/BodyRetention/withinChunk`` against one with `.always` over the
-    /// same input: the same outputs, and after every call no more bytes held.
+    /// same input: the same outputs, and after every call no more bytes held and as many pending.
     static func droppedBodiesFailure(_ dropping: DecoderRun, against holding: DecoderRun) -> FuzzFailure? {
         let common = min(dropping.outputs.count, holding.outputs.count)
         let differing = (0..<common).first { dropping.outputs[$0] != holding.outputs[$0] }
@@ -38,8 +38,9 @@ public enum DecoderOracle {
             let expected = index < holding.outputs.count ? "\(holding.outputs[index])" : "nothing"
             return FuzzFailure(.droppedBodies, "output \(index) dropping bodies is \(got); holding them, \(expected)")
         }
-        for (call, (dropped, held)) in zip(dropping.bufferedAfterEachCall, holding.bufferedAfterEachCall).enumerated() where dropped > held {
-            return FuzzFailure(.droppedBodies, "after call \(call) the decoder dropping bodies holds \(dropped) bytes, holding them \(held)")
+        for (call, (dropped, held)) in zip(dropping.bufferedAfterEachCall, holding.bufferedAfterEachCall).enumerated()
+        where dropped.held > held.held || dropped.pending != held.held {
+            return FuzzFailure(.droppedBodies, "after call \(call) the decoder dropping bodies holds \(dropped.held) bytes of \(dropped.pending) pending; holding them, \(held.held)")
         }
         return nil
     }

@@ -37,8 +37,9 @@ struct DecoderRun {
     private(set) var failures: [FuzzFailure] = []
     /// Most bytes the decoder held at once.
     private(set) var peakBuffered = 0
-    /// The decoder's ``FrameDecoder/bufferedByteCount`` after each call, in order.
-    private(set) var bufferedAfterEachCall: [Int] = []
+    /// The decoder's ``FrameDecoder/bufferedByteCount`` and ``FrameDecoder/pendingByteCount``
+    /// after each call, in order.
+    private(set) var bufferedAfterEachCall: [(held: Int, pending: Int)] = []
     /// Frames that hold their header only.
     private(set) var framesWithoutBody = 0
 
@@ -103,7 +104,7 @@ struct DecoderRun {
 
         func checkState(after call: String, limit: Int) {
             peakBuffered = max(peakBuffered, decoder.bufferedByteCount)
-            bufferedAfterEachCall.append(decoder.bufferedByteCount)
+            bufferedAfterEachCall.append((decoder.bufferedByteCount, decoder.pendingByteCount))
             if decoder.bufferedByteCount > limit {
                 fail(.memory, "after \(call) at stream offset \(streamOffset): bufferedByteCount \(decoder.bufferedByteCount) > \(limit)")
             }

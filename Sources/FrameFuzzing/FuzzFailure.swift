@@ -16,8 +16,9 @@ public struct FuzzFailure: Error, Sendable, Hashable, CustomStringConvertible {
         /// `streamOffset` differs from the bytes and gaps fed.
         case streamOffset
         /// A decoder that drops bodies spanning chunks (``FrameDecoder/BodyRetention/withinChunk``)
-        /// gave outputs other than one that holds them, held more bytes after some call, or
-        /// dropped a body where bodies are always held.
+        /// gave outputs other than one that holds them, held more bytes after some call (or
+        /// counted other bytes pending than that one holds), or dropped a body where bodies are
+        /// always held.
         case droppedBodies
         /// A clean stream did not decode to exactly the encoded frames.
         case roundTrip

@@ -33,9 +33,9 @@ public struct FramingConfiguration: Sendable {
     /// Whether a frame whose bytes span several inputs is handed out whole (``FrameDecoder/BodyRetention/always``,
     /// the default) or with its header only, its body checksummed in place and never copied
     /// (``FrameDecoder/BodyRetention/withinChunk``): for a receiver that reads no body bytes
-    /// (`framedump decode --json --payload none` with no body view). Outputs are otherwise the
-    /// same, but partial frames then hold only their headers, so ``maxBufferedBytes`` is reached
-    /// later.
+    /// (`framedump decode --json --payload none` with no body view). Outputs are the same either
+    /// way: ``maxBufferedBytes`` counts a partial frame's dropped bytes as if they were held, so
+    /// its limit is reached where it would be.
     public var bodyRetention = FrameDecoder.BodyRetention.always
 
     /// - Parameters:

@@ -363,7 +363,7 @@ extension FramingEngine {
     /// decoder holds now (nothing once it is released).
     @inlinable
     mutating func countBuffered(_ stream: FramedStream<Context>, completedFrame: Bool) {
-        let held = stream.decoder?.bufferedByteCount ?? 0
+        let held = stream.decoder?.pendingByteCount ?? 0
         bufferedByteCount += held - stream.countedBufferedBytes
         stream.countedBufferedBytes = held
         if held == 0 {

@@ -89,6 +89,7 @@ import Testing
             position = end
             #expect(dropping.streamOffset == UInt64(end))
             #expect(dropping.bufferedByteCount <= holding.bufferedByteCount)
+            #expect(dropping.pendingByteCount == holding.bufferedByteCount)
             // One segment appended at most, then cut back to the header: no body is assembled.
             #expect(dropping.bufferCapacity <= 2 * 1448)
         }
