@@ -10,18 +10,36 @@
 /// The frame's checksum runs over each chunk in place as the chunk arrives (the running checksum
 /// that long frames use anyway), so no body byte is copied into the decoder's buffer; the bytes
 /// that follow the frame in its last chunk are decoded as usual.
+///
+/// Only a frame that still misses many bytes when its header is read is dropped: one that
+/// spans two or three segments costs fewer instructions copied and checksummed once than
+/// checksummed piece by piece (each checksum call has a fixed cost; docs/performance.md).
 extension FrameDecoder {
     /// Whether a ``FrameDecoder`` hands out every frame whole, or drops the bodies it would
-    /// otherwise have to assemble from several chunks.
-    public enum BodyRetention: Sendable, Hashable {
+    /// otherwise have to assemble from many chunks.
+    public struct BodyRetention: Sendable, Hashable {
+        /// Bytes a frame must still miss when its header is read for its body to be dropped;
+        /// `nil` when every frame holds all its bytes.
+        public var droppingMinimum: Int?
+
         /// Every frame holds all its bytes (the default).
-        case always
-        /// A frame of a length-field format whose bytes arrive over several chunks holds its
-        /// header only (``Frame/holdsBody`` `false`); a frame wholly inside one chunk, and every
-        /// frame of a delimiter format, holds all its bytes. For a consumer that reads headers,
-        /// lengths and checksum verdicts but never a body: nothing of a long frame's body is
-        /// copied or held.
-        case withinChunk
+        public static let always = BodyRetention(droppingMinimum: nil)
+
+        /// A frame of a length-field format that, when its header is read, still misses at
+        /// least 16 KiB (the running checksum's threshold) holds its header
+        /// only (``Frame/holdsBody`` `false`); every other frame, and every frame of a delimiter
+        /// format, holds all its bytes. For a consumer that reads headers, lengths and checksum
+        /// verdicts but never a body: nothing of a long frame's body is copied or held.
+        public static let withinChunk = dropping(fromMissing: FrameDecoder.defaultRunningChecksumMinimum)
+
+        /// Like ``withinChunk``, from another number of missing bytes.
+        ///
+        /// - Parameter minimum: bytes a frame must still miss when its header is read for its
+        ///   body to be dropped; 1 drops every frame that spans chunks.
+        /// - Returns: the retention.
+        public static func dropping(fromMissing minimum: Int) -> BodyRetention {
+            BodyRetention(droppingMinimum: Swift.max(1, minimum))
+        }
     }
 
     /// Starts dropping the body of the awaited frame at `position`, whose first `available`
@@ -60,18 +78,21 @@ extension FrameDecoder {
         droppedByteCount &+= taken
         bytesAwaited &-= taken
         guard bytesAwaited == 0 else { return }
-        let headerEnd = readIndex &+ droppingHeaderLength
-        let frame = Frame(offset: absoluteOffset(readIndex), header: buffer[readIndex..<headerEnd], droppedByteCount: droppedByteCount,
+        // State first, so that a throwing `receive` leaves the decoder ready to carry on. The rest
+        // of the chunk goes right after the header, before the frame's slice shares the buffer
+        // (nothing is copied on write); the stream offsets from the header's end on move by the
+        // bytes dropped.
+        let headerStart = readIndex
+        let headerEnd = headerStart &+ droppingHeaderLength
+        let offset = absoluteOffset(headerStart)
+        UnsafeRawBufferPointer(rebasing: chunk[taken...]).withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+        bufferOffset &+= UInt64(droppedByteCount)
+        let frame = Frame(offset: offset, header: buffer[headerStart..<headerEnd], droppedByteCount: droppedByteCount,
                           crcOK: layout.checksum.map { _ in UInt64(runningChecksum) == droppingStoredChecksum })
-        // State first, so that a throwing `receive` leaves the decoder ready to carry on; the
-        // buffer starts afresh (the frame keeps the old storage for its header).
-        bufferOffset = absoluteOffset(headerEnd) &+ UInt64(droppedByteCount)
+        readIndex = headerEnd
         droppingHeaderLength = 0
         droppedByteCount = 0
         checksummedCount = 0
-        buffer = []
-        readIndex = 0
-        UnsafeRawBufferPointer(rebasing: chunk[taken...]).withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
         if let start = skipStart {
             // Reported just before the frame, as a frame held whole reports it.
             skipStart = nil
@@ -81,7 +102,7 @@ extension FrameDecoder {
         } else {
             try receive(.frame(frame))
         }
-        guard !buffer.isEmpty else { return }
+        guard readIndex < buffer.count else { return reclaimConsumedPrefix() }
         try decodeBuffered(receive)
         keepAwaitedHeaderOnly()
         reclaimConsumedPrefix()

@@ -59,8 +59,8 @@
 /// an idle stream costs only the decoder's own fields.
 ///
 /// ### Bodies a consumer does not read
-/// With ``BodyRetention/withinChunk`` a length-field frame whose bytes arrive over several
-/// chunks is not assembled: the decoder keeps its header, runs the checksum over each later
+/// With ``BodyRetention/withinChunk`` a length-field frame whose bytes arrive over many chunks
+/// (it still misses 16 KiB or more when its header is read) is not assembled: the decoder keeps its header, runs the checksum over each later
 /// chunk in place as it arrives, and hands out a frame that holds its header only (see
 /// ``Frame``, "A frame without its body"). Every output — offsets, lengths, checksum verdicts,
 /// events — is the same as with ``BodyRetention/always``; only the bytes a frame holds differ,
@@ -537,7 +537,8 @@ public struct FrameDecoder: Sendable {
     /// ``BodyRetention/withinChunk`` the dropping of its body.
     @inline(__always)
     mutating func awaitFrame(_ header: UnsafeRawPointer, available: Int, headerLength: Int, checksumOffset: Int, at position: Int) {
-        if bodyRetention == .withinChunk, headerLength > 0, available &+ bytesAwaited <= Int(Frame.headerMask) {
+        if let minimum = bodyRetention.droppingMinimum, bytesAwaited >= minimum, headerLength > 0,
+           available &+ bytesAwaited <= Int(Frame.headerMask) {
             return startDroppingBody(header, available: available, headerLength: headerLength, checksumOffset: checksumOffset, at: position)
         }
         if let checksum = layout.checksum, bytesAwaited >= runningChecksumMinimum {

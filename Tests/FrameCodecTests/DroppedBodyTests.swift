@@ -2,9 +2,11 @@ import TestSupport
 import Testing
 @testable import FrameCodec
 
-/// `FrameDecoder.BodyRetention.withinChunk`: a frame whose bytes span chunks is handed out with
-/// its header only, its checksum run over each chunk in place. Whatever the chunking, every
-/// output must be the one a decoder that holds bodies gives, and it must never hold more.
+/// `FrameDecoder.BodyRetention.withinChunk`: a frame whose bytes span many chunks is handed out
+/// with its header only, its checksum run over each chunk in place. Whatever the chunking, every
+/// output must be the one a decoder that holds bodies gives, and it must never hold more. The
+/// split tests drop from one missing byte on (`dropping(fromMissing: 1)`), so that every frame
+/// of their short inputs that spans chunks takes the dropping path.
 @Suite struct DroppedBodyTests {
     /// The running-checksum layouts (both coverages, both polynomials, a walked layout) and a
     /// layout without a checksum.
@@ -29,7 +31,7 @@ import Testing
     /// their header only (each checked to hold exactly it, and nothing of its body).
     static func compare(_ format: FrameFormat, _ chunks: [[UInt8]], _ what: String) -> Int {
         let holding = decodeAll(format, chunks)
-        let dropping = decodeAll(format, chunks, bodyRetention: .withinChunk)
+        let dropping = decodeAll(format, chunks, bodyRetention: .dropping(fromMissing: 1))
         #expect(dropping.map(Shape.init) == holding.map(Shape.init), "\(format.name): \(what)")
         let headersOnly = dropping.compactMap(\.frame).filter { !$0.holdsBody }
         for frame in headersOnly {
@@ -72,7 +74,7 @@ import Testing
         var stream: [UInt8] = []
         var bad: [UInt8] = []
         try FrameEncoder(format: format).encode(body: (0..<(64 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) }, into: &stream)
-        try FrameEncoder(format: format).encode(body: Array(repeating: 0x5A, count: 5000), into: &bad)
+        try FrameEncoder(format: format).encode(body: Array(repeating: 0x5A, count: 20_000), into: &bad)
         bad[bad.count - 1] ^= 1
         stream += bad
         var holding = FrameDecoder(format: format)
@@ -90,15 +92,32 @@ import Testing
             #expect(dropping.streamOffset == UInt64(end))
             #expect(dropping.bufferedByteCount <= holding.bufferedByteCount)
             #expect(dropping.pendingByteCount == holding.bufferedByteCount)
-            // One segment appended at most, then cut back to the header: no body is assembled.
-            #expect(dropping.bufferCapacity <= 2 * 1448)
+            // A few segments' room at most (one appended, then cut back to the header; the end of
+            // the last one kept): no body is assembled.
+            #expect(dropping.bufferCapacity <= 8 * 1448)
         }
         #expect(outputs.map(Shape.init) == held.map(Shape.init))
         let frames = outputs.compactMap(\.frame)
         #expect(frames.map(\.crcOK) == [true, false])
-        #expect(frames.map(\.length) == [12 + (64 << 10), 12 + 5000])
+        #expect(frames.map(\.length) == [12 + (64 << 10), 12 + 20_000])
         #expect(frames.map(\.holdsBody) == [false, false])
         #expect(frames.map { Array($0.bytes) } == [Array(stream[..<12]), Array(bad[..<12])])
+    }
+
+    @Test func aFrameMissingLessThanTheMinimumIsHeldWhole() throws {
+        let format = TestFormats.h12
+        var frame: [UInt8] = []
+        try FrameEncoder(format: format).encode(body: Array(repeating: 0x44, count: 4000), into: &frame)
+        for (retention, holdsBody) in [(FrameDecoder.BodyRetention.withinChunk, true), (.dropping(fromMissing: 4000 - 1436), false),
+                                       (.dropping(fromMissing: 4000 - 1435), true), (.always, true)] {
+            var decoder = FrameDecoder(format: format, bodyRetention: retention)
+            var outputs: [FrameDecoderOutput] = []
+            for start in stride(from: 0, to: frame.count, by: 1448) {
+                decoder.process(Array(frame[start..<min(frame.count, start + 1448)])) { outputs.append($0) }
+            }
+            #expect(outputs.compactMap(\.frame).map(\.holdsBody) == [holdsBody], "\(retention)")
+            #expect(outputs.compactMap(\.frame).map(\.crcOK) == [true])
+        }
     }
 
     @Test func aGapAFinishOrAnAbandonedFrameReportsTheDroppedBytesTruncated() throws {
@@ -109,7 +128,7 @@ import Testing
         var second: [UInt8] = []
         try encoder.encode(body: Array(repeating: 0x22, count: 300), into: &second)
         for ending in ["gap", "abandon", "finish"] {
-            var decoder = FrameDecoder(format: format, bodyRetention: .withinChunk)
+            var decoder = FrameDecoder(format: format, bodyRetention: .dropping(fromMissing: 1))
             var outputs: [FrameDecoderOutput] = []
             decoder.process(Array(first[..<40])) { outputs.append($0) }
             decoder.process(Array(first[40..<200])) { outputs.append($0) }
@@ -138,7 +157,7 @@ import Testing
         try FrameEncoder(format: format).encode(body: [1, 2, 3], into: &stream)
         let whole = decodeAll(format, [stream])
         let chunks = stride(from: 0, to: stream.count, by: 1448).map { Array(stream[$0..<min(stream.count, $0 + 1448)]) }
-        var decoder = FrameDecoder(format: format, bodyRetention: .withinChunk)
+        var decoder = FrameDecoder(format: format, bodyRetention: .dropping(fromMissing: 1))
         var outputs: [FrameDecoderOutput] = []
         for chunk in chunks {
             var thrown = false
