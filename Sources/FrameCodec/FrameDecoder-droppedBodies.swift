@@ -69,15 +69,18 @@ extension FrameDecoder {
 
     /// The next chunk of a frame whose body is being dropped: checksummed in place, and once
     /// the frame is complete, the frame handed out with its header and the rest of the chunk
-    /// decoded as usual.
-    mutating func continueDroppedBody(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+    /// appended to the buffer.
+    ///
+    /// - Returns: whether the buffer holds bytes to decode (the rest of the chunk), which the
+    ///   caller decodes as usual.
+    mutating func continueDroppedBody(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows -> Bool {
         let taken = Swift.min(chunk.count, bytesAwaited)
         if let checksum = layout.checksum {
             runningChecksum = checksum.tables.update(runningChecksum, UnsafeRawBufferPointer(rebasing: chunk[..<taken]))
         }
         droppedByteCount &+= taken
         bytesAwaited &-= taken
-        guard bytesAwaited == 0 else { return }
+        guard bytesAwaited == 0 else { return false }
         // State first, so that a throwing `receive` leaves the decoder ready to carry on. The rest
         // of the chunk goes right after the header, before the frame's slice shares the buffer
         // (nothing is copied on write); the stream offsets from the header's end on move by the
@@ -102,9 +105,10 @@ extension FrameDecoder {
         } else {
             try receive(.frame(frame))
         }
-        guard readIndex < buffer.count else { return reclaimConsumedPrefix() }
-        try decodeBuffered(receive)
-        keepAwaitedHeaderOnly()
-        reclaimConsumedPrefix()
+        guard readIndex < buffer.count else {
+            reclaimConsumedPrefix()
+            return false
+        }
+        return true
     }
 }

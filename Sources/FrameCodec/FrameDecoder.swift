@@ -82,8 +82,8 @@ public struct FrameDecoder: Sendable {
     /// Whether a frame spanning chunks is assembled (see ``BodyRetention``).
     let bodyRetention: BodyRetention
     /// Fed bytes; `buffer[readIndex...]` are not yet in a frame or event.
-    var buffer: [UInt8] = []
-    var readIndex = 0
+    @usableFromInline var buffer: [UInt8] = []
+    @usableFromInline var readIndex = 0
     /// Absolute stream offset of `buffer[0]`.
     var bufferOffset: UInt64
     /// Start of a run of passed-over bytes not yet reported; the run ends at `readIndex`.
@@ -120,7 +120,7 @@ public struct FrameDecoder: Sendable {
     /// when no body is being dropped.
     var droppingHeaderLength = 0
     /// Bytes of the awaited frame after its header that were checksummed and dropped so far.
-    var droppedByteCount = 0
+    @usableFromInline var droppedByteCount = 0
     /// The checksum the awaited frame's header stores, read when its body began to be dropped.
     var droppingStoredChecksum: UInt64 = 0
     /// Events decided by ``noteGap(byteCount:_:)``, ``finish(_:)`` or
@@ -149,12 +149,16 @@ public struct FrameDecoder: Sendable {
 
     /// Bytes currently held waiting for the rest of a frame or header (for a frame whose body is
     /// being dropped, its header).
+    @inlinable
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Bytes fed of the unfinished frame or header, held or dropped: ``bufferedByteCount`` plus
     /// the body bytes of an awaited frame that ``BodyRetention/withinChunk`` dropped. The same
     /// whatever the retention, so a budget over it (`--max-buffered`) is reached at the same
     /// place either way.
+    /// Inlinable, so that the engine reads the three fields where the decoder is stored instead
+    /// of copying the decoder out of its optional.
+    @inlinable
     public var pendingByteCount: Int { bufferedByteCount &+ droppedByteCount }
 
     /// Bytes of storage the buffer has allocated; tests check an idle decoder holds none.
@@ -170,17 +174,20 @@ public struct FrameDecoder: Sendable {
     ///   - receive: called once per frame or event, synchronously.
     /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
-        if droppingHeaderLength > 0 { return try continueDroppedBody(chunk, receive) }
-        reclaimConsumedPrefix()
-        chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
-        if !undelivered.isEmpty { try deliverUndelivered(receive) }
-        if bytesAwaited > chunk.count {
-            bytesAwaited &-= chunk.count
-            if checksummedCount > 0, let checksum = layout.checksum {
-                runningChecksum = checksum.tables.update(runningChecksum, chunk)
-                checksummedCount &+= chunk.count
+        if droppingHeaderLength > 0 {
+            guard try continueDroppedBody(chunk, receive) else { return }
+        } else {
+            reclaimConsumedPrefix()
+            chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+            if !undelivered.isEmpty { try deliverUndelivered(receive) }
+            if bytesAwaited > chunk.count {
+                bytesAwaited &-= chunk.count
+                if checksummedCount > 0, let checksum = layout.checksum {
+                    runningChecksum = checksum.tables.update(runningChecksum, chunk)
+                    checksummedCount &+= chunk.count
+                }
+                return
             }
-            return
         }
         bytesAwaited = 0
         try decodeBuffered(receive)
@@ -313,7 +320,7 @@ public struct FrameDecoder: Sendable {
 
     // MARK: - Decoding
 
-    mutating func decodeBuffered(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+    private mutating func decodeBuffered(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         // A second reference keeps `buffer` readable (and sliceable) while `self` is mutated.
         let storage = buffer
         try storage.withUnsafeBytes { raw in
