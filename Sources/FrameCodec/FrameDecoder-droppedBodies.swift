@@ -42,15 +42,24 @@ extension FrameDecoder {
         }
     }
 
-    /// Starts dropping the body of the awaited frame at `position`, whose first `available`
-    /// bytes are in the buffer: their checksum starts running, the stored checksum is read now,
-    /// and the bytes after the header are dropped once decoding stops
-    /// (``keepAwaitedHeaderOnly()``).
+    /// Whether the body of the frame now awaited, of which `available` bytes are in the buffer,
+    /// is to be dropped (the caller has set ``bytesAwaited``). Not mutating, so that the decode
+    /// loops keep their layout borrowed rather than copied.
     @inline(__always)
-    mutating func startDroppingBody(_ header: UnsafeRawPointer, available: Int, headerLength: Int, checksumOffset: Int, at position: Int) {
-        if let checksum = layout.checksum {
-            startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksumOffset,
-                                               headerLength: headerLength), count: available, at: position)
+    func dropsBody(available: Int, headerLength: Int) -> Bool {
+        guard let minimum = bodyRetention.droppingMinimum else { return false }
+        return bytesAwaited >= minimum && headerLength > 0 && available &+ bytesAwaited <= Int(Frame.headerMask)
+    }
+
+    /// Starts dropping the body of the awaited frame, whose first `available` bytes are in the
+    /// buffer and whose checksum the caller has started running: the stored checksum is read
+    /// now, and the bytes after the header are dropped once decoding stops
+    /// (``keepAwaitedHeaderOnly()``).
+    ///
+    /// - Parameter checksumOffset: the checksum field's offset in the header; `nil` without one.
+    @inline(__always)
+    mutating func startDroppingBody(_ header: UnsafeRawPointer, available: Int, headerLength: Int, checksumOffset: Int?) {
+        if let checksumOffset, let checksum = layout.checksum {
             droppingStoredChecksum = header.loadInteger(fromByteOffset: checksumOffset, width: FrameLayout.Checksum.width,
                                                         byteOrder: checksum.byteOrder)
         }

@@ -371,8 +371,12 @@ public struct FrameDecoder: Sendable {
             case .whole(let length): frameLength = length
             case .passedOver: continue
             case .awaited:
-                awaitFrame(header, available: available, headerLength: layout.headerLength,
-                           checksumOffset: layout.checksum?.offset ?? 0, at: position)
+                let drops = dropsBody(available: available, headerLength: layout.headerLength)
+                if let checksum = layout.checksum, drops || bytesAwaited >= runningChecksumMinimum {
+                    startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksum.offset,
+                                                       headerLength: layout.headerLength), count: available, at: position)
+                }
+                if drops { startDroppingBody(header, available: available, headerLength: layout.headerLength, checksumOffset: layout.checksum?.offset) }
                 return
             }
             var crcOK: Bool?
@@ -537,21 +541,6 @@ public struct FrameDecoder: Sendable {
         }
         let stored = frame.loadInteger(fromByteOffset: fieldOffset, width: FrameLayout.Checksum.width, byteOrder: checksum.byteOrder)
         return UInt64(crc) == stored
-    }
-
-    /// Sets up the wait for the rest of the frame at `position`, whose first `available` bytes
-    /// are in the buffer: its running checksum when it still misses many bytes, and with
-    /// ``BodyRetention/withinChunk`` the dropping of its body.
-    @inline(__always)
-    mutating func awaitFrame(_ header: UnsafeRawPointer, available: Int, headerLength: Int, checksumOffset: Int, at position: Int) {
-        if let minimum = bodyRetention.droppingMinimum, bytesAwaited >= minimum, headerLength > 0,
-           available &+ bytesAwaited <= Int(Frame.headerMask) {
-            return startDroppingBody(header, available: available, headerLength: headerLength, checksumOffset: checksumOffset, at: position)
-        }
-        if let checksum = layout.checksum, bytesAwaited >= runningChecksumMinimum {
-            startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksumOffset,
-                                               headerLength: headerLength), count: available, at: position)
-        }
     }
 
     /// Starts the running checksum of the awaited frame at `position`: `crc` of its first
