@@ -122,11 +122,12 @@ import Testing
 
     @Test func aGapAFinishOrAnAbandonedFrameReportsTheDroppedBytesTruncated() throws {
         let format = TestFormats.h12
-        let encoder = FrameEncoder(format: format)
-        var first: [UInt8] = []
-        try encoder.encode(body: Array(repeating: 0x11, count: 300), into: &first)
-        var second: [UInt8] = []
-        try encoder.encode(body: Array(repeating: 0x22, count: 300), into: &second)
+        let frames = try [0x11, 0x22].map { byte in
+            var frame: [UInt8] = []
+            try FrameEncoder(format: format).encode(body: Array(repeating: byte, count: 300), into: &frame)
+            return frame
+        }
+        let (first, second) = (frames[0], frames[1])
         for ending in ["gap", "abandon", "finish"] {
             var decoder = FrameDecoder(format: format, bodyRetention: .dropping(fromMissing: 1))
             var outputs: [FrameDecoderOutput] = []
