@@ -682,9 +682,9 @@ struct FormatSpecParser {
             let start = name == "payloadOffset" ? options.stripStart : options.maxStart
             return fail(start ?? text.count, "a limit of zero or more: \(error)")
         case .invalidValueName(let index, _):
-            // Not reached from a spec (`checkedValueNames` reports these at their token first),
-            // but the error type is the format's, so the switch names it.
-            return fail(fields[index].nameStart, "value names this field allows: \(error)")
+            // From a spec only one way: names on the integer field that became the length (`len`,
+            // or `length=`'s); `checkedValueNames` reports the other cases at their tokens.
+            return fail(fields[index].nameStart, "value names only on a value field like cmd:u8{1=ping}: '\(fields[index].field.name)' is the frame's length field")
         }
     }
 

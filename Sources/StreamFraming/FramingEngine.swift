@@ -554,6 +554,12 @@ extension FramingEngine {
         stream.isSkipping = true
         skippedStreamCount += 1
         if firstSkipped == nil { firstSkipped = (stream, stream.heldDataPrefix) }
+        try skipHeld(of: stream, &receiver)
+    }
+
+    /// Replays what a stream that frames nothing (given up, or decided so by its caller) held:
+    /// its data as `skip` outputs, its gaps as `gap`s, its notices passed on, its end ending it.
+    @usableFromInline mutating func skipHeld<R: FramingReceiver>(of stream: FramedStream<Context>, _ receiver: inout R) throws where R.Context == Context {
         let held = stream.held
         releaseHeld(of: stream)
         beginReplay()

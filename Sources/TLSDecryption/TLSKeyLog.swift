@@ -13,7 +13,16 @@
 /// `CLIENT_TRAFFIC_SECRET_N` / `SERVER_TRAFFIC_SECRET_N` (after a KeyUpdate) lines are valid and not
 /// needed; any other line that is not of the form above is a ``Warning`` with its line number,
 /// and the rest of the log is still used.
+///
+/// Memory is bounded by the secrets kept, whatever the text: a line longer than
+/// ``maxLineLength`` (binary data, a file that is not a key log) is a warning, and the log stops
+/// there (``overlongLine``), reading nothing after it.
 public final class TLSKeyLog: TLSKeyProvider {
+    /// The longest line read, in bytes without its line end. A valid key log line is under 300
+    /// (a 31-byte label, 64 hex digits of client random, at most 96 of secret); the bound is
+    /// far above that so a long comment or a wrong secret is still one warning of its own.
+    public static let maxLineLength = 64 * 1024
+
     /// A line that was not used.
     public struct Warning: Sendable, Equatable, CustomStringConvertible {
         /// The line's number, from 1.
@@ -27,6 +36,9 @@ public final class TLSKeyLog: TLSKeyProvider {
     private var secretsByRandom: [ClientRandom: TLSSecrets] = [:]
     private var partialLine: [UInt8] = []
     private var lineNumber = 0
+    /// The number of the line that was over ``maxLineLength``, after which nothing is read;
+    /// `nil` while every line fitted.
+    public private(set) var overlongLine: Int?
 
     public init() {}
 
@@ -41,15 +53,23 @@ public final class TLSKeyLog: TLSKeyProvider {
     ///   - text: The bytes after those added before (UTF-8; lines end in LF or CRLF).
     ///   - isComplete: Whether this is the end of the log: an unterminated last line is parsed
     ///     now rather than kept for more text.
-    /// - Returns: The warnings for the lines these bytes completed.
+    /// - Returns: The warnings for the lines these bytes completed; one for a line over
+    ///   ``maxLineLength``, after which these bytes and any later are not read.
     @discardableResult
     public func add(_ text: some Collection<UInt8>, isComplete: Bool = false) -> [Warning] {
         var warnings: [Warning] = []
+        guard overlongLine == nil else { return warnings }
         for byte in text {
             if byte == UInt8(ascii: "\n") {
                 finishLine(into: &warnings)
-            } else {
+            } else if partialLine.count < Self.maxLineLength + 1 {
+                // One byte over the limit, allowing for a CR before the LF.
                 partialLine.append(byte)
+            } else {
+                overlongLine = lineNumber + 1
+                partialLine.removeAll()
+                warnings.append(Warning(line: lineNumber + 1, message: "over \(Self.maxLineLength) bytes with no line end, so not a key log line, and nothing after it is read"))
+                return warnings
             }
         }
         if isComplete, !partialLine.isEmpty { finishLine(into: &warnings) }

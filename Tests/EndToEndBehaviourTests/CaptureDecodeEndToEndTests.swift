@@ -88,6 +88,22 @@ import Testing
         }
     }
 
+    /// A file named as a capture that does not begin with a capture's magic (empty: a tcpdump
+    /// killed before it wrote its header; cut inside the magic; text) is a capture that cannot be
+    /// read, exit 2, not an empty hex dump that exits 0.
+    @Test(arguments: [("empty.pcap", [UInt8]()), ("cut.PCAPNG", [0x0A, 0x0D]), ("text.cap", Array("55 aa 01\n".utf8))])
+    func aCaptureNamedFileThatIsNotOneIsUnreadable(_ name: String, _ bytes: [UInt8]) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-\(UUID().uuidString)-\(name)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        for command in ["decode", "streams"] {
+            let result = try FrameDumpProcess.run([command, path])
+            #expect(result.status == 2)
+            #expect(result.stderr.hasPrefix("framedump: cannot read capture \(path): "), "\(result.stderr)")
+            #expect(!result.stderr.contains("hex"), "\(result.stderr)")
+        }
+    }
+
     @Test func truncatedCaptureKeepsWhatWasReadAndExitsTwo() throws {
         let data = try Data(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent("Fixtures/captures/h12-conversation.pcap"))
         let result = try FrameDumpProcess.run(["decode", "--json", "-"], input: data.prefix(data.count - 10))

@@ -52,11 +52,14 @@ import Testing
         #expect(!result.stderr.contains("no preset format fits the first bytes of any stream"))
     }
 
+    /// The streams given up were written as skips before the end: the no-format error then
+    /// exits 2 (bad input: what was written is not all of the input), not 1.
     @Test func garbageOnlyStillEndsWithTheNoFormatError() throws {
         let path = try CaptureBytes.temporaryFile(Self.capture(frames: Array(Self.garbage)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try FrameDumpProcess.run(["decode", "--json", path])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
+        #expect(try JSONLines.parse(result.stdout).contains { $0["type"] as? String == "skip" })
         #expect(result.stderr.contains("no preset format fits the first bytes of any stream (first: conn 1 c2s 10.8.0.0:40000"),
                 "\(result.stderr)")
     }

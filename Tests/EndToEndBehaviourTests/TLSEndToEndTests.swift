@@ -31,6 +31,16 @@ import Testing
         #expect(lines.filter { $0["type"] as? String == "tls_no_key" }.map { $0["dir"] as? String } == ["s2c", "c2s"])
     }
 
+    /// A "key log" that is not text (here /dev/zero, endless and without a line end) is read a
+    /// step at a time and given up at its first line over the bound: the run ends, as without
+    /// keys, instead of growing until it is killed.
+    @Test func aKeyLogWithNoLineEndIsGivenUpAtTheBound() throws {
+        let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", "--tls-keylog", "/dev/zero", Self.fixture.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("/dev/zero: line 1: over 65536 bytes with no line end"), "\(result.stderr)")
+        #expect(try JSONLines.parse(result.stdout).contains { $0["type"] as? String == "tls_no_key" })
+    }
+
     @Test func aMissingKeyLogFileIsAnError() throws {
         let result = try FrameDumpProcess.run(["decode", "--tls-keylog", "/nonexistent/keys.txt", Self.fixture.path])
         #expect(result.status == 2)

@@ -36,26 +36,35 @@ import Testing
     static let key: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
 
     /// A loopback capture of one connection: handshake, then `segments` in order (true: client's), then FINs.
-    static func capture(_ segments: [(client: Bool, bytes: [UInt8])]) throws -> String {
+    /// A segment with `resent` over 0 starts that many bytes before its side's next sequence number:
+    /// a retransmission of what was sent, with the bytes given (an overlap when they differ).
+    static func capture(_ segments: [(client: Bool, bytes: [UInt8])], resent: [Int: Int] = [:]) throws -> String {
+        try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: records(segments, resent: resent)))
+    }
+
+    /// ``capture(_:resent:)``'s packets, from client port `clientPort`, the first at `start` ms.
+    static func records(_ segments: [(client: Bool, bytes: [UInt8])], resent: [Int: Int] = [:], clientPort: UInt16 = 40000,
+                        start: Int = 0) -> [CaptureBytes.Record] {
         var records: [CaptureBytes.Record] = []
         var sequence: [UInt32] = [1000, 5000]
-        func packet(_ client: Bool, _ flags: TCPFlagsLiteral, _ payload: [UInt8] = []) {
+        func packet(_ client: Bool, _ flags: TCPFlagsLiteral, _ payload: [UInt8] = [], resent: Int = 0) {
             let side = client ? 0 : 1
-            let segment = PacketBuilder.tcp(sourcePort: client ? 40000 : 8765, destinationPort: client ? 8765 : 40000,
-                                            sequence: sequence[side], acknowledgment: sequence[1 - side], flags: flags.value, payload: payload)
-            sequence[side] &+= UInt32(payload.count) + (flags.consumesSequence ? 1 : 0)
+            let segment = PacketBuilder.tcp(sourcePort: client ? clientPort : 8765, destinationPort: client ? 8765 : clientPort,
+                                            sequence: sequence[side] &- UInt32(bitPattern: Int32(resent)), acknowledgment: sequence[1 - side],
+                                            flags: flags.value, payload: payload)
+            sequence[side] &+= UInt32(max(payload.count - resent, 0)) + (flags.consumesSequence ? 1 : 0)
             let ip = PacketBuilder.ipv4(source: PacketBuilder.loopbackV4, destination: PacketBuilder.loopbackV4, payload: segment)
-            records.append(CaptureBytes.Record(seconds: 1_700_000_000, fraction: UInt32(records.count * 1000),
+            records.append(CaptureBytes.Record(seconds: 1_700_000_000, fraction: UInt32((start + records.count) * 1000),
                                                bytes: PacketBuilder.ethernet(etherType: 0x0800, pad: false, payload: ip)))
         }
         packet(true, .syn)
         packet(false, .synAck)
         packet(true, .ack)
-        for (client, bytes) in segments { packet(client, .data, bytes) }
+        for (index, (client, bytes)) in segments.enumerated() { packet(client, .data, bytes, resent: resent[index] ?? 0) }
         packet(true, .fin)
         packet(false, .fin)
         packet(true, .ack)
-        return try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: records))
+        return records
     }
 
     static func decode(_ path: String, _ extra: [String] = []) throws -> (status: Int32, records: [[String: Any]]) {
@@ -128,11 +137,14 @@ import Testing
         #expect(Self.accountsForEveryByte(records, "c2s", total: Self.request.count + bad.count + 5))
     }
 
-    @Test func aFrameOverTheLimitIsSkippedAndDecodingGoesOn() throws {
+    /// `--max-frame-length` bounds a WebSocket frame's payload, given or detected.
+    @Test(arguments: [true, false])
+    func aFrameOverTheLimitIsSkippedAndDecodingGoesOn(given: Bool) throws {
         let big = Self.frame(opcode: 0x2, key: Self.key, [UInt8](repeating: 0x55, count: 5000))
         let next = Self.frame(opcode: 0x1, key: Self.key, Array("after".utf8))
         let path = try Self.capture([(true, Self.request), (false, Self.response), (true, big), (true, next)])
-        let (status, records) = try Self.decode(path, ["--max-frame-length", "1K"])
+        let result = try FrameDumpProcess.run(["decode", "--json", "--max-frame-length", "1K"] + (given ? ["--format", "websocket"] : []) + [path])
+        let (status, records) = (result.status, try JSONLines.parse(result.stdout))
         #expect(status == 2)
         #expect(Self.errors(records) == ["c2s \(Self.request.count) frame_too_long"])
         let frames = records.filter { $0["type"] as? String == "ws_frame" }
@@ -193,6 +205,114 @@ import Testing
 
     /// Without `--format`, the Upgrade request makes the connection WebSocket's: the same lines
     /// as with `--format websocket`, and a note on standard error; a plain HTTP GET is not.
+    /// Without `--inner` the layer consumes every byte, so the engine frames nothing of the
+    /// connection: reassembly's notices of it (here an s2c retransmission whose bytes differ)
+    /// come as they are, and the run neither waits for a format nor fails for want of one.
+    @Test(arguments: [["--format", "websocket"], []])
+    func reassemblyNoticesOfAWebSocketConnectionAreReported(_ format: [String]) throws {
+        let first = Self.frame(opcode: 0x2, Array("first".utf8))
+        let second = Self.frame(opcode: 0x2, Array("second".utf8))
+        var altered = first
+        altered[altered.count - 1] ^= 0xFF
+        let c2s = Self.frame(opcode: 0x2, key: Self.key, [1, 2, 3])
+        // The first server frame again, one byte changed, after the second: kept first (the default).
+        let path = try Self.capture([(true, Self.request), (false, Self.response), (false, first), (false, second),
+                                     (false, altered), (true, c2s)], resent: [4: first.count + second.count])
+        let result = try FrameDumpProcess.run(["decode", "--json"] + format + [path])
+        let records = try JSONLines.parse(result.stdout)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("no stream starts with data"), "\(result.stderr)")
+        let overlaps = records.filter { $0["type"] as? String == "overlap" }
+        #expect(overlaps.count == 1)
+        #expect(overlaps.first?["dir"] as? String == "s2c")
+        #expect(overlaps.first?["offset"] as? Int == Self.response.count + first.count - 1)
+        #expect(overlaps.first?["length"] as? Int == 1)
+        let frames = records.filter { $0["type"] as? String == "ws_frame" }.map { "\($0["dir"] as? String ?? "") \($0["payload_hex"] as? String ?? "")" }
+        #expect(frames == ["s2c " + Self.hex("first"), "s2c " + Self.hex("second"), "c2s 010203"])
+        #expect(Self.accountsForEveryByte(records, "s2c", total: Self.response.count + first.count + second.count))
+        #expect(!records.contains { $0["type"] as? String == "skip" })
+    }
+
+    /// `--inner FORMAT` without `--format`: the connections detected as WebSocket frame their
+    /// binary messages' payloads with it — here a spec no preset would detect — while the others
+    /// are detected as ever (fefd), and it is not assumed for them.
+    @Test func innerWithoutFormatFramesTheDetectedConnections() throws {
+        let inner: [UInt8] = [0x00, 0x03] + Array("abc".utf8) + [0x00, 0x01]
+        let webSocket = Self.records([(true, Self.request), (false, Self.response),
+                                      (true, Self.frame(opcode: 0x2, key: Self.key, Array(inner.prefix(4)))),
+                                      (true, Self.frame(opcode: 0x9, key: Self.key, [0x70])),
+                                      (true, Self.frame(opcode: 0x2, key: Self.key, Array(inner.dropFirst(4)) + [0x7A]))])
+        let fefd: [UInt8] = [0xFE, 0xFD, 0x00, 0x02] + Array("{}".utf8)
+        let plain = Self.records([(true, fefd)], clientPort: 40001, start: 100)
+        let path = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: webSocket + plain))
+        let result = try FrameDumpProcess.run(["decode", "--json", "--inner", "len:u16", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try JSONLines.parse(result.stdout).filter { $0["type"] as? String == "frame" }
+            .map { "\($0["conn"] as? Int ?? 0) \($0["offset"] as? Int ?? -1) \($0["payload_hex"] as? String ?? "")" }
+        #expect(frames == ["1 0 616263", "1 5 7a", "2 0 7b7d"])
+        let without = try FrameDumpProcess.run(["decode", "--json", path])
+        #expect(!without.stdout.contains("\"type\":\"frame\",\"conn\":1"))
+        #expect(without.stdout.contains("\"type\":\"frame\",\"conn\":2"))
+    }
+
+    /// `--summary`: a direction that carried only its handshake head says so, with the head's
+    /// bytes, rather than "no data".
+    @Test func aDirectionWithOnlyTheResponseHeadIsSummarizedAsSuch() throws {
+        let c2s = Self.frame(opcode: 0x2, key: Self.key, [1, 2, 3])
+        let path = try Self.capture([(true, Self.request), (false, Self.response), (true, c2s)])
+        let text = try FrameDumpProcess.run(["decode", "--summary", "--format", "websocket", path])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("  c2s  websocket  handshake (\(Self.request.count) bytes)  1 frame (\(c2s.count) bytes)  1 message (3 bytes)\n"),
+                "\(text.stdout)")
+        #expect(text.stdout.contains("  s2c  websocket  handshake (\(Self.response.count) bytes)  0 frames (0 bytes)  0 messages (0 bytes)\n"),
+                "\(text.stdout)")
+        let json = try FrameDumpProcess.run(["decode", "--summary", "--json", path])
+        let summary = try #require(try JSONLines.parse(json.stdout).first { $0["type"] as? String == "summary" })
+        let server = (summary["s2c"] as? [String: Any])?["websocket"] as? [String: Int]
+        #expect(server?["handshake_bytes"] == Self.response.count && server?["frames"] == 0)
+    }
+
+    /// No preset fits the one framed stream, but the WebSocket connection's lines were written:
+    /// the run fails as bad input (exit 2), not as a usage error (exit 1), still saying why.
+    @Test func noFormatAfterOutputWasWrittenIsBadInput() throws {
+        let webSocket = Self.records([(true, Self.request), (false, Self.response), (true, Self.frame(opcode: 0x2, key: Self.key, [1]))])
+        let plain = Self.records([(true, Array("hello, world".utf8))], clientPort: 40001, start: 100)
+        let path = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: webSocket + plain))
+        let result = try FrameDumpProcess.run(["decode", "--json", path])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("\"type\":\"ws_frame\""))
+        #expect(result.stderr.contains("no preset format fits the first bytes of any stream (first: conn 2"), "\(result.stderr)")
+        let alone = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: plain))
+        let nothingWritten = try FrameDumpProcess.run(["decode", "--json", alone])
+        #expect(nothingWritten.status == 1 && nothingWritten.stdout.isEmpty)
+    }
+
+    /// Bytes reassembly discards (held behind a hole no ACK covered, past `--max-ooo-bytes`) are
+    /// a hole in the layer's input: the layer takes them as a gap (the frames after it are
+    /// unread, never read at offsets that leave the lost bytes out), and the `discarded` line
+    /// says what reassembly dropped, in TCP offsets.
+    @Test func discardedBytesAreAGapInTheLayersInput() throws {
+        let first = Self.frame(opcode: 0x2, Array("first".utf8))
+        let lost = Self.frame(opcode: 0x2, [UInt8](repeating: 0x41, count: 100))
+        let after = (0..<20).map { _ in Self.frame(opcode: 0x2, [UInt8](repeating: 0x42, count: 100)) }
+        // The lost frame is never sent: the server's next segments start after it.
+        let path = try Self.capture([(true, Self.request), (false, Self.response), (false, first)] + after.map { (false, $0) },
+                                    resent: [3: -lost.count])
+        let (status, records) = try Self.decode(path, ["--max-ooo-bytes", "1K"])
+        #expect(status == 2)
+        let start = Self.response.count + first.count
+        let discarded = records.filter { $0["type"] as? String == "discarded" }
+        #expect(discarded.count == 1)
+        #expect(discarded.first?["offset"] as? Int == start)
+        let frames = records.filter { $0["type"] as? String == "ws_frame" && $0["dir"] as? String == "s2c" }
+        #expect(frames.map { $0["offset"] as? Int } == [Self.response.count])
+        let unread = records.filter { $0["type"] as? String == "ws_unread" }
+        #expect(unread.map { "\($0["offset"] as? Int ?? -1) \($0["reason"] as? String ?? "")" } == ["\(start) after_gap"])
+        #expect(Self.accountsForEveryByte(records, "s2c", total: start + lost.count + after.count * after[0].count))
+    }
+
+    static func hex(_ text: String) -> String { Array(text.utf8).map { String(format: "%02x", $0) }.joined() }
+
     @Test func detectionFindsTheUpgrade() throws {
         let detected = try FrameDumpProcess.run(["decode", "--json", WebSocketCapture.path("ws-plain")])
         let given = try FrameDumpProcess.run(["decode", "--json", "--format", "websocket", WebSocketCapture.path("ws-plain")])
@@ -212,7 +332,7 @@ import Testing
     @Test(arguments: [
         (["decode", "--format", "websocket", "-"], "not to a hex dump"),
         (["listen", "--format", "websocket", "127.0.0.1:0"], "not to a live command"),
-        (["decode", "--inner", "h12", "Fixtures/websocket/ws-h12.pcap"], "--inner applies only with --format websocket"),
+        (["decode", "--format", "h12", "--inner", "h12", "Fixtures/websocket/ws-h12.pcap"], "--inner applies only with --format websocket, or without --format"),
         (["decode", "--format", "websocket", "--inner", "len:u9", "Fixtures/websocket/ws-h12.pcap"], "invalid --inner at column"),
     ])
     func misuseIsAUsageError(_ arguments: [String], _ message: String) throws {

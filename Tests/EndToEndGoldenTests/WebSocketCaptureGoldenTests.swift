@@ -27,8 +27,8 @@ import Testing
         #expect(headingsOnly.stdout.split(separator: "\n").count { $0.contains("  ws frame  ") } == wsEvents)
     }
 
-    /// `--summary --json`: each direction's `websocket` counts are the golden's frames (and
-    /// their wire bytes), messages (and their inflated bytes), with no error.
+    /// `--summary --json`: each direction's `websocket` counts are the golden's handshake head,
+    /// frames (and their wire bytes), messages (and their inflated bytes), with no error.
     @Test(arguments: WebSocketCapture.names)
     func summaryCountsTheGoldensFramesAndMessages(_ name: String) throws {
         let golden = try JSONLines.parse(String(contentsOfFile: FrameDumpProcess.packageRoot
@@ -38,6 +38,8 @@ import Testing
         for direction in ["c2s", "s2c"] {
             func records(_ type: String) -> [[String: Any]] { golden.filter { $0["type"] as? String == type && $0["dir"] as? String == direction } }
             let counts = try #require((summary[direction] as? [String: Any])?["websocket"] as? [String: Int], "\(summary)")
+            let handshake = golden.first { $0["type"] as? String == "ws_handshake" }
+            #expect(counts["handshake_bytes"] == handshake?[direction == "c2s" ? "request_length" : "response_length"] as? Int)
             #expect(counts["frames"] == records("ws_frame").count)
             #expect(counts["bytes"] == records("ws_frame").reduce(0) { $0 + ($1["length"] as? Int ?? 0) })
             #expect(counts["messages"] == records("ws_message").count)

@@ -72,7 +72,9 @@ struct ValueNameTests {
 
     @Test func theLengthFieldTakesNoNames() {
         // The length field is chosen after the fields are read, so FrameFormat's own check says it.
-        #expect(error("len:u16{1=one}") != nil)
+        let found = error("cmd:u8 len:u16{1=one}")
+        #expect(found?.column == 8)
+        #expect(found?.expected == "value names only on a value field like cmd:u8{1=ping}: 'len' is the frame's length field")
         #expect(throws: FrameFormatError.invalidValueName(field: 0, "only integer value fields take value names")) {
             try FrameFormat(name: "x", fields: [HeaderField(name: "len", width: 2, role: .length, valueNames: [ValueName(value: 1, name: "one")])])
         }

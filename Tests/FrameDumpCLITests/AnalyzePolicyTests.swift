@@ -43,6 +43,8 @@ import Testing
         (#"{"message_id":{"msg":{"protobuf":[0]}}}"#, "message_id.msg.protobuf: expected a list of protobuf field numbers"),
         (#"{"message_id":{"msg":{"protobuf":[]}}}"#, "message_id.msg.protobuf: expected a list of protobuf field numbers"),
         (#"{"heartbeat":{"pong_timeout":5}}"#, "heartbeat.pong_timeout: expected a known key (intervals_s, pong_timeout_s, missed_pongs), at line 1, column 15"),
+        ("{\"heartbeat\":{\"pong_timeout_s\":5,\n \"pong_timeout_s\":9}}", "heartbeat.pong_timeout_s: expected each key once in an object ('pong_timeout_s' is repeated), at line 2, column 2"),
+        (#"{"heartbeat":{"intervals_s":{"fg":5,"fg":9}}}"#, "heartbeat.intervals_s.fg: expected each key once in an object ('fg' is repeated), at line 1, column 37"),
         (#"{"sessions":{"type_by":{}}}"#, "sessions.type_by: expected one of server_port, field (with values), json, protobuf"),
         ("{\"name\":", "expected a JSON object (column 9: expected a JSON value"),
     ])

@@ -96,6 +96,48 @@ import Testing
         #expect(recorder.engine.assumedStreams == 1)
     }
 
+    /// A connection whose bytes a layer consumes frames nothing: what its streams held while
+    /// undecided (notices, a discarded range that put one on the waiting list) comes out at
+    /// once, later notices as they come, data given anyway as skips; and the run does not fail
+    /// for want of a format.
+    @Test func aConnectionFramedWithNoneDeliversItsNoticesAsTheyCome() throws {
+        var recorder = FramingRecorder(FramingConfiguration())
+        recorder.open(1)
+        try recorder.notice(.resetIgnored(sequenceNumber: 7, expected: 1), 1, .serverToClient, at: 10)
+        try recorder.notice(.discarded(offset: 0, length: 40, capturedBytes: 40), 1, at: 20)
+        #expect(recorder.events.isEmpty)
+        #expect(recorder.engine.stream(StreamKey(connection: 1, direction: .clientToServer))!.isWaiting)
+        try recorder.frame(1, with: .none)
+        try recorder.notice(.resetIgnored(sequenceNumber: 9, expected: 1), 1, .serverToClient, at: 30)
+        try recorder.receive([1, 2, 3], 1, at: 40)
+        try recorder.finish()
+        #expect(recorder.events.map { "\($0.direction) \($0.kind)@\($0.offset)+\($0.byteCount) t\($0.time)" } == [
+            "s2c notice resetIgnored(sequenceNumber: 7, expected: 1)@0+0 t10", "c2s discarded@0+40 t20",
+            "s2c notice resetIgnored(sequenceNumber: 9, expected: 1)@0+0 t30", "c2s skip@40+3 t40", "c2s closed@0+0 t40",
+        ])
+        #expect(recorder.engine.formats.isEmpty && recorder.engine.skippedStreams == 0)
+    }
+
+    /// A connection framed with a format its caller chose (not detected, not the fallback):
+    /// what it held is replayed under it; other streams go on detecting, and the chosen format is
+    /// not assumed for a stream that fits no preset.
+    @Test func aConnectionFramedWithAChosenFormatReplaysWhatItHeld() throws {
+        var recorder = FramingRecorder(FramingConfiguration())
+        recorder.open(1)
+        recorder.open(2)
+        let frames = h12Frames(3)
+        try recorder.receive(Array(frames.prefix(5)), 1, at: 10)
+        let (index, isNew) = recorder.engine.addFormat(.h12)
+        #expect(index == 0 && isNew)
+        #expect(recorder.engine.addFormat(.h12) == (0, false))
+        try recorder.frame(1, with: .format(index))
+        try recorder.receive(Array(frames.dropFirst(5)), 1, at: 20)
+        try recorder.receive(Array("hello, world".utf8), 2)
+        #expect(recorder.outputs.map(\.kind) == ["frame", "frame", "frame"])
+        #expect(!recorder.events.contains { $0.kind.hasPrefix("detected") })
+        #expect(throws: FormatDetectionError.self) { try recorder.finish() }
+    }
+
     @Test func noFormatAtTheEndIsAnEventThenAnError() throws {
         var recorder = FramingRecorder(FramingConfiguration())
         recorder.open(1)

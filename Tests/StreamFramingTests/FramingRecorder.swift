@@ -57,6 +57,19 @@ struct FramingRecorder {
         try run { engine, emit in try engine.finish(emit) }
     }
 
+    mutating func frame(_ connection: Int, with framing: ConnectionFraming) throws {
+        try run { engine, emit in try engine.frame(connection, with: framing, emit) }
+    }
+
+    mutating func notice(_ notice: ReassemblyNotice, _ connection: Int, _ direction: StreamDirection = .clientToServer, at time: Int64 = 0) throws {
+        try run { engine, emit in
+            try engine.with(emit) { engine, receiver in
+                try engine.noteNotice(notice, on: StreamKey(connection: connection, direction: direction), at: Timestamp(nanoseconds: time),
+                                      into: &receiver)
+            }
+        }
+    }
+
     /// Feeds a reassembler event through the adapter.
     mutating func consume(_ event: ReassemblyEvent, at time: Int64 = 0) throws {
         try run { engine, emit in

@@ -34,6 +34,26 @@ import TLSDecryption
         #expect(log.secrets(for: ClientRandom([UInt8](repeating: 0xAB, count: 32))!)?.masterSecret == [UInt8](repeating: 1, count: 48))
     }
 
+    /// A line over the bound (binary data, /dev/zero) is one warning, and the log stops there:
+    /// memory holds the secrets and at most one line, whatever the text.
+    @Test func aLineOverTheBoundEndsTheLog() {
+        let log = TLSKeyLog()
+        let valid = Array("CLIENT_RANDOM \(Self.random) \(Self.master)\n".utf8)
+        let zeros = [UInt8](repeating: 0, count: 1000)
+        #expect(log.add(valid).isEmpty)
+        var warnings: [TLSKeyLog.Warning] = []
+        for _ in 0..<100 { warnings += log.add(zeros) }
+        #expect(warnings.map(\.line) == [2])
+        #expect(warnings.first?.message == "over 65536 bytes with no line end, so not a key log line, and nothing after it is read")
+        #expect(log.overlongLine == 2)
+        #expect(log.add(Array("\nCLIENT_RANDOM \(String(repeating: "cd", count: 32)) \(Self.master)\n".utf8), isComplete: true).isEmpty)
+        #expect(log.count == 1)
+        // Exactly the bound, and a CR before the LF, is still a line.
+        let atBound = TLSKeyLog()
+        #expect(atBound.add(Array(repeating: UInt8(ascii: "#"), count: TLSKeyLog.maxLineLength) + Array("\r\n".utf8) + valid).isEmpty)
+        #expect(atBound.count == 1 && atBound.overlongLine == nil)
+    }
+
     /// A line arrives in pieces (a key log that grows while the client writes it).
     @Test func anUnfinishedLineWaitsForTheRest() {
         let log = TLSKeyLog()

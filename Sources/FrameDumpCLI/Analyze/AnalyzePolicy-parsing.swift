@@ -105,6 +105,14 @@ extension AnalyzePolicy {
 
         init(_ value: JSONValue, path: String, text: ArraySlice<UInt8>, location: SourceLocation? = nil) throws(ParseError) {
             guard case .object(let members) = value else { throw ParseError(path: path, expected: "a JSON object", location: location) }
+            // RFC 8259 §4 leaves repeated names to the reader; a policy's second `pong_timeout_s`
+            // is far likelier a slip than a wish to override the first, so it is an error.
+            var seen = Set<String>()
+            for member in members where !seen.insert(member.key.value).inserted {
+                let key = member.key.value
+                throw ParseError(path: path.isEmpty ? key : "\(path).\(key)", expected: "each key once in an object ('\(key)' is repeated)",
+                                 location: SourceLocation(member.key.literal.startIndex, in: text))
+            }
             self.members = members
             self.path = path
             self.text = text

@@ -9,6 +9,8 @@ struct FrameOutputOptions {
     var format: FrameFormat?
     /// `--format websocket`: every connection of a capture read as WebSocket; `nil` otherwise.
     var webSocket: WebSocketSettings?
+    /// Without `--format`: how connections detected as WebSocket are read (`--inner`, or not).
+    var detectedWebSocket = WebSocketSettings()
     /// `--json`: JSON Lines instead of text.
     var json = false
     /// `--payload`: whether frames show their payload (`hex`, the default) or not (`none`).
@@ -66,8 +68,14 @@ struct FrameOutputOptions {
         if arguments.value("format") == "websocket" {
             webSocket = WebSocketSettings(framesInner: inner != nil)
             format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text, option: "inner") }
+        } else if let inner {
+            // Detection: the connections found to be WebSocket frame their payloads with it.
+            guard arguments.value("format") == nil else {
+                throw UsageError("--inner applies only with --format websocket, or without --format (to connections detected as WebSocket): it frames the binary messages' payloads")
+            }
+            detectedWebSocket.framesInner = true
+            detectedWebSocket.innerFormat = inner == "auto" ? nil : try Self.resolveFormat(inner, option: "inner")
         } else {
-            if inner != nil { throw UsageError("--inner applies only with --format websocket: it frames the binary messages' payloads") }
             format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
         }
         json = arguments.flag("json")
@@ -83,7 +91,7 @@ struct FrameOutputOptions {
     /// `--inner FORMAT`, which `decode` and `capture` take beside `--format websocket`.
     static let innerSpec = OptionSpec.value(
         "inner", valueName: "NAME|SPEC",
-        help: "With --format websocket: frame each direction's binary message\npayloads (inflated) with this preset or spec, or auto to detect it."
+        help: "Frame each WebSocket direction's binary message payloads\n(inflated) with this preset or spec, or auto to detect it: with\n--format websocket, or without --format for the connections\ndetected as WebSocket."
     )
 
     /// Refuses `--format websocket` where it does not apply: it is a layer of captured connections.

@@ -102,7 +102,8 @@ enum CaptureDecoding {
             var session = DecodeSession(configuration: configuration, renderer: renderer,
                                         output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys,
                                         webSocket: options.webSocket.map { limits.webSocket($0) },
-                                        detectsWebSocket: options.format == nil && options.webSocket == nil)
+                                        detectedWebSocket: options.format == nil && options.webSocket == nil
+                                            ? limits.webSocket(options.detectedWebSocket) : nil)
             session.frameLimit = frameLimit
             let statistics: CaptureStatistics
             do {

@@ -50,7 +50,16 @@ enum InputKind: Equatable {
             // Kept open for the reader, which owns it from here to the end of the run.
             opened = Opened(prefix: prefix, stream: fileDescriptor, arrivesLive: !isRegular)
         }
-        return PcapReader.isCaptureFile(prefix: prefix) ? .capture(opened) : .hexDump(opened)
+        return PcapReader.isCaptureFile(prefix: prefix) || namesCapture(path) ? .capture(opened) : .hexDump(opened)
+    }
+
+    /// Whether `path` ends in a capture file's extension (`.pcap`, `.pcapng`, `.cap`, any case):
+    /// such a file that does not begin with a capture's magic (empty, cut short, damaged) is
+    /// reported as the capture it was meant to be, by the capture reader, rather than read as an
+    /// empty hex dump.
+    private static func namesCapture(_ path: String) -> Bool {
+        let name = path.lowercased()
+        return [".pcap", ".pcapng", ".cap"].contains { name.hasSuffix($0) }
     }
 
     /// Up to 4 bytes from `fileDescriptor`, fewer at end of input; and the error that stopped

@@ -1,4 +1,6 @@
 import FrameCodec
+import PacketDecoding
+import WebSocketFraming
 
 /// What one direction's frame decoder produced: the counts `decode --summary` prints.
 ///
@@ -35,6 +37,13 @@ final class StreamTotals {
         if let commandField, let format {
             commands[format.value(ofField: commandField, in: frame.header), default: 0] += 1
         }
+    }
+
+    /// Adds one of the WebSocket layer's events about the direction (`direction`).
+    func count(_ event: WebSocketEvent, of direction: StreamDirection) {
+        var layer = webSocket ?? WebSocketTotals()
+        layer.count(event, of: direction)
+        webSocket = layer
     }
 
     /// `(value, frames)` pairs of ``commands``, by value.

@@ -6,17 +6,19 @@ import TLSDecryption
 /// dropped when it closes (or once detection finds it is not WebSocket and there is no TLS).
 struct ConnectionLayers {
     let keys: TLSKeyProvider?
+    /// `--format websocket`'s settings: every connection is WebSocket.
     let webSocket: WebSocketSettings?
-    /// Whether each connection is looked at for a WebSocket Upgrade (no `--format`).
-    let detectsWebSocket: Bool
+    /// Without `--format`: how connections found to begin with a WebSocket Upgrade are read;
+    /// `nil`: none is looked for.
+    let detectedWebSocket: WebSocketSettings?
     private var byConnection: [Int: ConnectionLayerStack] = [:]
 
     /// The layers of a run, or `nil` when it has none.
-    init?(keys: TLSKeyProvider?, webSocket: WebSocketSettings? = nil, detectsWebSocket: Bool = false) {
-        guard keys != nil || webSocket != nil || detectsWebSocket else { return nil }
+    init?(keys: TLSKeyProvider?, webSocket: WebSocketSettings? = nil, detectedWebSocket: WebSocketSettings? = nil) {
+        guard keys != nil || webSocket != nil || detectedWebSocket != nil else { return nil }
         self.keys = keys
         self.webSocket = webSocket
-        self.detectsWebSocket = detectsWebSocket && webSocket == nil
+        self.detectedWebSocket = webSocket == nil ? detectedWebSocket : nil
     }
 
     /// Gives `connection` its layers (a connection number reused by a new SYN gets new ones);
@@ -25,7 +27,7 @@ struct ConnectionLayers {
     mutating func open(_ connection: Int, roles: RoleEvidence) {
         byConnection[connection] = ConnectionLayerStack(
             tls: keys.map { TLSConnectionLayer(keys: $0, handshakeMayBeMissing: roles == .firstPacket) },
-            webSocket: webSocket, detects: detectsWebSocket)
+            webSocket: webSocket ?? detectedWebSocket, detects: detectedWebSocket != nil)
     }
 
     /// The layers of `connection`, or `nil` when it has none (it opened before the layers did).

@@ -45,13 +45,13 @@ struct DecodeSession<Renderer: OutputRenderer> {
     ///   - tlsKeys: Decrypt TLS connections of a capture with these keys; `nil`: frame every
     ///     connection's bytes as they are.
     ///   - webSocket: Read every connection of a capture as WebSocket (`--format websocket`).
-    ///   - detectsWebSocket: Read a capture's connections that begin with a WebSocket Upgrade
-    ///     as WebSocket (no `--format`).
+    ///   - detectedWebSocket: Read a capture's connections that begin with a WebSocket Upgrade
+    ///     as WebSocket, so (no `--format`); `nil`: look for none.
     init(configuration: FramingConfiguration, renderer: Renderer, output: OutputStream, keepsTotals: Bool = false,
          alwaysCloses: Bool = true, tlsKeys: TLSKeyProvider? = nil, webSocket: WebSocketSettings? = nil,
-         detectsWebSocket: Bool = false) {
+         detectedWebSocket: WebSocketSettings? = nil) {
         engine = FramingEngine(configuration: configuration)
-        layers = ConnectionLayers(keys: tlsKeys, webSocket: webSocket, detectsWebSocket: detectsWebSocket)
+        layers = ConnectionLayers(keys: tlsKeys, webSocket: webSocket, detectedWebSocket: detectedWebSocket)
         sink = Sink(renderer: renderer, output: output, keepsTotals: keepsTotals, alwaysCloses: alwaysCloses)
         if let format = engine.formats.first {
             sink.register(format)
@@ -101,7 +101,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
             do {
                 try engine.receive(bytes, on: StreamKey(connection: connection, direction: direction), at: time, into: &sink)
             } catch is FormatDetectionError {
-                throw sink.noFormatFailure!
+                throw sink.detectionFailure
             }
         case .stream(let event):
             // The contexts are made from two values, not from the sink: a closure over the sink
@@ -115,6 +115,9 @@ struct DecodeSession<Renderer: OutputRenderer> {
                                                              destination: server, process: process),
                                          keepsTotals: keepsTotals, givenFormat: givenFormat)
                 }, into: &sink)
+            }
+            if case .connectionOpened(let connection, _, _, _) = event, let layer = layers?.layer(connection) {
+                try framing { engine, sink in try Self.frameInner(of: connection, layer, &engine, &sink) }
             }
         case .connectionProcess(let connection, let process):
             sink.nextProcess = (connection, process)
@@ -174,7 +177,16 @@ struct DecodeSession<Renderer: OutputRenderer> {
             }
             probeTimes[summary.connection] = nil
             return false
-        case .limitHit, .notice, .connectionForgotten:
+        case .notice(let notice, let connection, let direction):
+            // A discarded range is of the layer's input (TCP offsets), not of the stream the engine
+            // frames: the layer takes it as a gap (TLS stops the direction, WebSocket resyncs) and
+            // says what it cost its own stream; the notice is shown as it is, like a layer's event.
+            guard case .discarded(_, let length, _) = notice, let layer = layers!.layer(connection) else { return false }
+            if let context = engine.stream(StreamKey(connection: connection, direction: direction))?.context, let label = context.label {
+                try sink.receive(notice, label: label, time: time)
+            }
+            try throughLayer(connection, at: time) { emit in try layer.noteGap(byteCount: length, from: direction, emit) }
+        case .limitHit, .connectionForgotten:
             return false
         }
         return true
@@ -188,6 +200,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
     ) throws {
         var held = probeTimes.removeValue(forKey: connection)
         defer { if let held, !held.isEmpty { probeTimes[connection] = held } }
+        let layer = layers!.layer(connection)
         try framing { engine, sink in
             try step { output in
                 switch output {
@@ -202,12 +215,36 @@ struct DecodeSession<Renderer: OutputRenderer> {
                 case .end(let direction):
                     try engine.endStream(StreamKey(connection: connection, direction: direction), at: time, into: &sink)
                 case .event(let event):
+                    if case .webSocketDetected = event, let layer {
+                        try Self.frameInner(of: connection, layer, &engine, &sink)
+                    }
                     let direction = event.direction ?? .clientToServer
                     guard let context = engine.stream(StreamKey(connection: connection, direction: direction))?.context,
                           let label = context.label else { return }
                     try sink.receive(event, label: label, totals: context.totals, time: time)
+                    // The response head is the server's bytes: its direction counts them.
+                    if case .webSocket(let event) = event, case .handshake = event,
+                       let server = engine.stream(StreamKey(connection: connection, direction: .serverToClient))?.context.totals {
+                        server.count(event, of: .serverToClient)
+                    }
                 }
             }
+        }
+    }
+
+    /// Once `connection` is known to be WebSocket, tells the engine how to frame its streams: not
+    /// at all without `--inner` (the layer consumes every byte, so they must not wait for a
+    /// format), with `--inner FORMAT`'s format when detection found the connection; otherwise
+    /// (the run's format, `--inner auto`) by the engine's policy.
+    private static func frameInner(of connection: Int, _ layer: ConnectionLayerStack,
+                                   _ engine: inout FramingEngine<StreamContext>, _ sink: inout Sink) throws {
+        guard layer.webSocket != nil else { return }
+        if !layer.passesInner {
+            try engine.frame(connection, with: .none, into: &sink)
+        } else if let format = layer.settings?.innerFormat {
+            let (index, isNew) = engine.addFormat(format)
+            if isNew { sink.register(engine.formats[index]) }
+            try engine.frame(connection, with: .format(index), into: &sink)
         }
     }
 
@@ -259,7 +296,7 @@ struct DecodeSession<Renderer: OutputRenderer> {
         do {
             try body(&engine, &sink)
         } catch is FormatDetectionError {
-            throw sink.noFormatFailure!
+            throw sink.detectionFailure
         }
     }
 }
@@ -286,6 +323,16 @@ extension DecodeSession {
         var closedConnections: [ConnectionTotals] = []
         /// The failure to throw once the engine gives up detecting a format.
         var noFormatFailure: CommandFailure?
+
+        /// ``noFormatFailure`` as the run ends with it: a usage error (exit 1, choose a format)
+        /// when nothing was written, bad input (exit 2) when lines were — another connection's
+        /// layer events, a given-up stream's skips — so a script reading them knows they are
+        /// not the whole of the input.
+        var detectionFailure: CommandFailure {
+            var failure = noFormatFailure!
+            if output.hasOutput { failure.status = .badInput }
+            return failure
+        }
         /// The process of the connection whose `connectionOpened` comes next (PKTAP captures).
         var nextProcess: (connection: Int, process: PacketProcess)?
 
@@ -352,17 +399,25 @@ extension DecodeSession {
                 renderer.renderLimit(limit, label: label, time: stream.time, into: &output.buffer)
                 try output.flushIfBlockFull()
             case .notice(let notice, let stream):
-                guard !reachedFrameLimit else { return }
-                summary.count(notice)
-                guard let label = stream.context.label else { return }
-                renderer.renderNotice(notice, label: label, time: stream.time, into: &output.buffer)
-                try output.flushIfBlockFull()
+                guard let label = stream.context.label else {
+                    if !reachedFrameLimit { summary.count(notice) }
+                    return
+                }
+                try receive(notice, label: label, time: stream.time)
             case .connectionClosed(let client, let server):
                 guard keepsTotals, let label = client.context.label else { return }
                 closedConnections.append(ConnectionTotals(
                     connection: label.connection, client: label.source, server: label.destination,
                     directions: [client.context.totals!, server.context.totals!]))
             }
+        }
+
+        /// Renders and counts a reassembly notice about `label`'s stream.
+        mutating func receive(_ notice: ReassemblyNotice, label: StreamLabel, time: Timestamp) throws {
+            guard !reachedFrameLimit else { return }
+            summary.count(notice)
+            renderer.renderNotice(notice, label: label, time: time, into: &output.buffer)
+            try output.flushIfBlockFull()
         }
 
         /// Whether the note about a stream that fit no preset was written (it is written once).
@@ -382,11 +437,7 @@ extension DecodeSession {
                 }
                 renderer.renderTLS(event, label: label, time: time, into: &output.buffer)
             case .webSocket(let event):
-                if let totals {
-                    var counts = totals.webSocket ?? WebSocketTotals()
-                    counts.count(event)
-                    totals.webSocket = counts
-                }
+                totals?.count(event, of: label.direction)
                 switch event {
                 case .frame: summary.frames += 1
                 case .violation, .unread: problems += 1

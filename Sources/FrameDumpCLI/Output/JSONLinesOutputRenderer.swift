@@ -229,7 +229,7 @@ struct JSONLinesOutputRenderer: OutputRenderer {
         }
         if let webSocket = totals.webSocket {
             let layer: [(String, UInt64)] = [
-                ("frames", UInt64(webSocket.frames)), ("bytes", webSocket.frameBytes),
+                ("handshake_bytes", webSocket.headBytes), ("frames", UInt64(webSocket.frames)), ("bytes", webSocket.frameBytes),
                 ("messages", UInt64(webSocket.messages)), ("message_bytes", webSocket.messageBytes),
                 ("errors", UInt64(webSocket.errors)), ("unread_bytes", webSocket.unreadBytes),
             ]

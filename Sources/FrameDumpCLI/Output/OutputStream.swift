@@ -24,6 +24,9 @@ final class OutputStream {
     @exclusivity(unchecked) var buffer: [UInt8] = []
     /// How many bytes make a block: the unit handed to `write(2)`.
     let blockSize: Int
+    /// Whether anything was written or is buffered: what the command's exit status must answer for.
+    var hasOutput: Bool { flushedAny || !buffer.isEmpty }
+    private var flushedAny = false
     /// Writes all the bytes given; returns 0, or the `errno` of the failure.
     private let sink: (UnsafeRawBufferPointer) -> Int32
 
@@ -69,6 +72,7 @@ final class OutputStream {
     ///   with the `errno` text for any other failure. The buffer is emptied either way.
     func flush() throws(OutputError) {
         defer { buffer.removeAll(keepingCapacity: true) }
+        if !buffer.isEmpty { flushedAny = true }
         let code = buffer.withUnsafeBytes(sink)
         switch code {
         case 0: return

@@ -139,11 +139,13 @@ struct TextOutputRenderer: OutputRenderer {
 
     /// `h12  3 frames (152 bytes)  1 skip (36 bytes)  …  cmd msg(3):3 9:1`: the counts that are not
     /// zero; a command value the format names is shown as `name(value)`. A WebSocket direction
-    /// begins with its layer's counts (`websocket  12 frames (…)  9 messages (…)`), then `inner`
+    /// begins with its layer's counts (`websocket  handshake (203 bytes)  12 frames (…)  9
+    /// messages (…)`), then `inner`
     /// and the inner format's.
     private func describe(_ totals: StreamTotals) -> String {
         guard let webSocket = totals.webSocket else { return describeFrames(totals) ?? "no data" }
-        var parts = ["websocket", "\(counted(webSocket.frames, "frame")) (\(counted(webSocket.frameBytes, "byte")))",
+        var parts = ["websocket", "handshake (\(counted(webSocket.headBytes, "byte")))",
+                     "\(counted(webSocket.frames, "frame")) (\(counted(webSocket.frameBytes, "byte")))",
                      "\(counted(webSocket.messages, "message")) (\(counted(webSocket.messageBytes, "byte")))"]
         if webSocket.errors > 0 { parts.append(style.apply(.bad, counted(webSocket.errors, "error"))) }
         if webSocket.unreadBytes > 0 { parts.append(style.apply(.bad, "\(counted(webSocket.unreadBytes, "byte")) unread")) }

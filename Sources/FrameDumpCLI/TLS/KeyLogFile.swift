@@ -65,12 +65,20 @@ final class KeyLogFile: TLSKeyProvider {
         return log.secrets(for: clientRandom)
     }
 
+    /// Reads the file to its end (for now, when it grows) a step at a time, so memory holds the
+    /// secrets and one line, not the file; stops at a line over ``TLSKeyLog/maxLineLength``
+    /// (a device such as /dev/zero ends there too).
     private func readMore(isComplete: Bool) throws(CommandFailure) {
-        switch FileDescriptorIO.readAll(fileDescriptor) {
-        case .success(let bytes):
-            report(log.add(bytes, isComplete: isComplete), source: path!)
-        case .failure(let error):
-            throw CommandFailure(message: "framedump: cannot read the TLS key log \(path!): \(error.text)", status: .badInput)
+        var step = [UInt8](repeating: 0, count: 64 * 1024)
+        while log.overlongLine == nil {
+            let result = step.withUnsafeMutableBytes { FileDescriptorIO.readSome(fileDescriptor, into: $0) }
+            switch result {
+            case .success(let count):
+                report(log.add(step.prefix(count), isComplete: isComplete && count == 0), source: path!)
+                if count == 0 { return }
+            case .failure(let error):
+                throw CommandFailure(message: "framedump: cannot read the TLS key log \(path!): \(error.text)", status: .badInput)
+            }
         }
     }
 

@@ -6,15 +6,15 @@ import WebSocketFraming
 /// One connection's layers, outermost first: TLS (`--tls-keylog`), then WebSocket
 /// (`--format websocket`, or detected without `--format`). TLS's plaintext is WebSocket's input;
 /// WebSocket's output (binary message payloads) reaches the engine only with an inner format
-/// (`--inner`).
+/// (`--inner`): without one, the session tells the engine to frame nothing of the connection,
+/// so that its streams do not wait for a format their data would show.
 final class ConnectionLayerStack {
     let tls: TLSConnectionLayer?
     private(set) var webSocket: WebSocketConnectionLayer?
-    /// Whether WebSocket's output streams go on to the engine (`--inner`).
-    let passesInner: Bool
+    /// How WebSocket is read: given, or for when detection finds it.
+    let settings: WebSocketSettings?
     /// Without `--format`: the first bytes held until they show whether this is WebSocket.
     private var detection: WebSocketDetection?
-    private let settings: WebSocketSettings?
 
     /// - Parameters:
     ///   - tls: The TLS layer, if keys were given.
@@ -23,9 +23,11 @@ final class ConnectionLayerStack {
     init(tls: TLSConnectionLayer?, webSocket settings: WebSocketSettings?, detects: Bool) {
         self.tls = tls
         self.settings = settings
-        passesInner = settings?.framesInner ?? false
         if detects { detection = WebSocketDetection() } else { webSocket = settings?.makeLayer() }
     }
+
+    /// Whether WebSocket's output streams go on to the engine (`--inner`).
+    var passesInner: Bool { settings?.framesInner ?? false }
 
     /// Whether the connection was found not to be WebSocket and has no TLS: the layers pass its
     /// bytes on unchanged, and the session may drop them.

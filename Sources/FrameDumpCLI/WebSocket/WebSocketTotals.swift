@@ -1,8 +1,11 @@
+import PacketDecoding
 import WebSocketFraming
 
 /// What one direction's WebSocket layer reported: the counts `decode --summary` prints beside
 /// (or, without `--inner`, instead of) the inner format's.
 struct WebSocketTotals {
+    /// Bytes of the direction's Upgrade request or response head (0 before one was read).
+    var headBytes: UInt64 = 0
     /// Frames, and their bytes on the wire (headers included).
     var frames = 0
     var frameBytes: UInt64 = 0
@@ -13,10 +16,12 @@ struct WebSocketTotals {
     var errors = 0
     var unreadBytes: UInt64 = 0
 
-    /// Adds one of the layer's events (a handshake counts nothing).
-    mutating func count(_ event: WebSocketEvent) {
+    /// Adds one of the layer's events about `direction` (a handshake is about both: its request
+    /// head is the client's bytes, its response head the server's).
+    mutating func count(_ event: WebSocketEvent, of direction: StreamDirection) {
         switch event {
-        case .handshake: break
+        case .handshake(let handshake):
+            headBytes &+= UInt64(direction == .clientToServer ? handshake.requestLength : handshake.responseLength)
         case .frame(let frame):
             frames += 1
             frameBytes &+= frame.wireLength
