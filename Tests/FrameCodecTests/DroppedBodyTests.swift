@@ -122,7 +122,7 @@ import Testing
 
     @Test func aGapAFinishOrAnAbandonedFrameReportsTheDroppedBytesTruncated() throws {
         let format = TestFormats.h12
-        let frames = try [0x11, 0x22].map { byte in
+        let frames = try [UInt8(0x11), 0x22].map { byte in
             var frame: [UInt8] = []
             try FrameEncoder(format: format).encode(body: Array(repeating: byte, count: 300), into: &frame)
             return frame
