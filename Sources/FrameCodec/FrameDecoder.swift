@@ -175,6 +175,13 @@ public struct FrameDecoder: Sendable {
     /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         if droppingHeaderLength > 0 {
+            if bytesAwaited > chunk.count {
+                // Body only, the common case: checksummed where it lies, nothing kept.
+                bytesAwaited &-= chunk.count
+                droppedByteCount &+= chunk.count
+                if let checksum = layout.checksum { runningChecksum = checksum.tables.update(runningChecksum, chunk) }
+                return
+            }
             guard try continueDroppedBody(chunk, receive) else { return }
         } else {
             reclaimConsumedPrefix()
