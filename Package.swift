@@ -51,13 +51,17 @@ let package = Package(
         // WebSocket (RFC 6455) as a ConnectionLayer: stdlib only; permessage-deflate's inflater
         // is a protocol the embedder fills (the CLI's is zlib's).
         .target(name: "WebSocketFraming", dependencies: ["PacketDecoding", "StreamFraming"]),
+        // `framedump fuzz --target websocket`: random conversations from the library's writers,
+        // damaged or not, re-chunked and checked against what was written; stdlib only, so
+        // compression comes from the caller (docs/architecture.md says why it is its own module).
+        .target(name: "WebSocketFuzzing", dependencies: ["FrameFuzzing", "PacketDecoding", "StreamFraming", "WebSocketFraming"]),
 
         // Linux epoll(7), which the Glibc module leaves out: one of the live event loop's backends
         // (poll(2) is the other, and the only one elsewhere).
         .systemLibrary(name: "CEpoll"),
         // The live commands' sockets, event loop and relay; connection events as values.
         .target(name: "FrameDumpLive", dependencies: ["PacketDecoding", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "WebSocketFraming", "CZlib", "FrameDumpLive"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "WebSocketFraming", "WebSocketFuzzing", "CCrypto", "CZlib", "FrameDumpLive"]),
         // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
         // libraries took 1.1 ms (3.4 → 2.3 ms) of every run's start-up, a tenth of `decode` on a
         // 5 MB capture (docs/performance.md, "What it took"). Only this executable has the flag,
@@ -99,6 +103,7 @@ let package = Package(
         .testTarget(name: "TLSDecryptionTests", dependencies: ["TLSDecryption", "StreamFraming", "PacketDecoding", "PacketCapture", "TestSupport"]),
         .testTarget(name: "BodyViewsTests", dependencies: ["BodyViews"]),
         .testTarget(name: "WebSocketFramingTests", dependencies: ["WebSocketFraming", "StreamFraming", "PacketDecoding"]),
+        .testTarget(name: "WebSocketFuzzingTests", dependencies: ["WebSocketFuzzing", "WebSocketFraming"]),
         .testTarget(name: "FrameDumpLiveTests", dependencies: ["FrameDumpLive", "PacketDecoding", "TestSupport"]),
         // The built `framedump` binary, run as a user would, by kind: what it does (behaviour),
         // its output against checked-in files (goldens), and its reading against other tools'

@@ -47,7 +47,7 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
         var rest = bytes
         if readers[direction.rawValue].phase == .head {
             guard let (taken, complete) = readers[direction.rawValue].readHead(bytes) else {
-                try failHead(direction, "a head over \(readers[direction.rawValue].limits.maxHandshakeBytes) bytes with no blank line", emit)
+                try failHead(direction, .headTooLong(limit: readers[direction.rawValue].limits.maxHandshakeBytes), emit)
                 return
             }
             guard complete else { return }
@@ -82,14 +82,14 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
         let bytes = readers[direction.rawValue].head
         readers[direction.rawValue].head = []
         guard let head = WebSocketHandshakeHead(bytes) else {
-            try failHead(direction, "no start line", emit)
+            try failHead(direction, .badHandshake("no start line"), emit)
             return
         }
         if direction == .clientToServer {
             handshake.requestLine = head.startLine
             handshake.requestLength = bytes.count
             guard head.isWebSocketRequest else {
-                try failHead(direction, "not a GET … HTTP/1.1 request with Upgrade: websocket", emit)
+                try failHead(direction, .badHandshake("not a GET … HTTP/1.1 request with Upgrade: websocket"), emit)
                 return
             }
             readers[0].phase = .frames
@@ -103,7 +103,7 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
             readers[0].phase = .unread(from: 0, reason: .afterError)
         }
         guard let (code, reason) = head.status else {
-            try failHead(direction, "not an HTTP/1.1 status line", emit)
+            try failHead(direction, .badHandshake("not an HTTP/1.1 status line"), emit)
             return
         }
         handshake.status = code
@@ -131,12 +131,12 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
         try reportHandshake(emit)
     }
 
-    /// A head that cannot be read: a violation, and the direction's bytes from 0 are unread.
-    private func failHead(_ direction: StreamDirection, _ what: String, _ emit: (ConnectionLayerOutput<WebSocketEvent>) throws -> Void) throws {
+    /// A head that cannot be read (`kind` says why): a violation, and the direction's bytes from 0 are unread.
+    private func failHead(_ direction: StreamDirection, _ kind: WebSocketViolation.Kind, _ emit: (ConnectionLayerOutput<WebSocketEvent>) throws -> Void) throws {
         readers[direction.rawValue].head = []
         // The head's bytes are in the unread range, not the handshake's lengths.
         if direction == .clientToServer { handshake.requestLength = 0 } else { handshake.responseLength = 0 }
-        try readers[direction.rawValue].violation(.badHandshake(what), at: 0, emit)
+        try readers[direction.rawValue].violation(kind, at: 0, emit)
         readers[direction.rawValue].phase = .unread(from: 0, reason: .afterError)
         if direction == .serverToClient { try reportHandshake(emit) }
     }

@@ -17,8 +17,13 @@ public struct WebSocketDetection {
         case plain
     }
 
-    /// The bytes held per direction before the decision.
-    public static let maxHeldBytes = 16 << 10
+    /// The bytes held per direction before the decision, by default: the layer's default head
+    /// bound (``WebSocketLimits/maxHandshakeBytes``).
+    public static let defaultMaxHeldBytes = WebSocketLimits().maxHandshakeBytes
+
+    /// The bytes held per direction before the decision: a request head longer than this is
+    /// not taken for WebSocket's.
+    public let maxHeldBytes: Int
 
     /// The bytes held, in arrival order, to replay once decided.
     public private(set) var held: [(direction: StreamDirection, bytes: [UInt8])] = []
@@ -28,7 +33,13 @@ public struct WebSocketDetection {
     private var scanned = 0
 
     /// Nothing held yet.
-    public init() {}
+    ///
+    /// - Parameter maxHeldBytes: The bytes held per direction before deciding; give the
+    ///   layer's ``WebSocketLimits/maxHandshakeBytes``, so that a head the layer would read is
+    ///   also one detection waits for.
+    public init(maxHeldBytes: Int = defaultMaxHeldBytes) {
+        self.maxHeldBytes = maxHeldBytes
+    }
 
     /// Holds `bytes` and decides if it can.
     ///
@@ -40,7 +51,7 @@ public struct WebSocketDetection {
         held.append((direction, Array(bytes)))
         if direction == .serverToClient {
             serverByteCount += bytes.count
-            if clientBytes.isEmpty || serverByteCount > Self.maxHeldBytes { return .plain }
+            if clientBytes.isEmpty || serverByteCount > maxHeldBytes { return .plain }
             return nil
         }
         clientBytes += bytes
@@ -53,6 +64,6 @@ public struct WebSocketDetection {
             }
             scanned += 1
         }
-        return clientBytes.count > Self.maxHeldBytes ? .plain : nil
+        return clientBytes.count > maxHeldBytes ? .plain : nil
     }
 }

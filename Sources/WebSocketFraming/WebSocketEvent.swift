@@ -158,8 +158,11 @@ public struct WebSocketViolation: Sendable, Equatable {
         case badClosePayload
         /// The response was not `101 Switching Protocols` (§4.1): no frames follow.
         case notSwitching(Int)
-        /// A request or response head that is not HTTP/1.1, or over ``WebSocketLimits/maxHandshakeBytes``.
+        /// A request or response head that is not HTTP/1.1.
         case badHandshake(String)
+        /// A request or response head with no blank line within ``WebSocketLimits/maxHandshakeBytes``
+        /// (`limit`, in bytes): it is not read, nor anything after it.
+        case headTooLong(limit: Int)
 
         /// The JSON `reason`: `unmasked_client_frame`, `reserved_bits`, `length_top_bit_set`, … .
         public var description: String {
@@ -179,6 +182,7 @@ public struct WebSocketViolation: Sendable, Equatable {
             case .badClosePayload: "bad_close_payload"
             case .notSwitching: "not_switching"
             case .badHandshake: "bad_handshake"
+            case .headTooLong: "head_too_long"
             }
         }
     }

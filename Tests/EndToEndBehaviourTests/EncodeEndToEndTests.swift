@@ -171,7 +171,7 @@ import Testing
 
     @Test func usageErrors() throws {
         let cases: [(arguments: [String], message: String)] = [
-            (["encode"], "framedump encode: --format is required: encode cannot guess a layout (presets: fefd, h12, u16, u32, tls, varint, lines, mqtt)"),
+            (["encode"], "framedump encode: --format is required: encode cannot guess a layout (presets: fefd, h12, u16, u32, tls, varint, lines, mqtt; or websocket)"),
             (["encode", "--format", "h12", "--body-text", "a", "--body-hex", "00"], "framedump encode: give one body: --body-hex and --body-text were both given"),
             (["encode", "--format", "h12", "--field", "cmd"], "framedump encode: --field 'cmd': expected NAME=VALUE, e.g. --field cmd=3"),
             (["encode", "--format", "h12", "--field", "nope=1", "--body-text", "a"], "framedump encode: cannot encode: the format has no field named 'nope'"),

@@ -27,8 +27,20 @@ struct FuzzEndToEndTests {
         #expect(result.stderr.contains("framedump fuzz: seed 0x2a, TCP reassembly"))
     }
 
+    /// The WebSocket target: valid conversations in random chunkings decode to what was written,
+    /// damaged ones account for every byte (the checks themselves are WebSocketFuzzCase's).
+    @Test func aWebSocketCampaignPasses() throws {
+        let result = try FrameDumpProcess.run(["fuzz", "--target", "websocket", "--seed", "0x2a", "-n", "150"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("fuzz: 150 websocket cases ("), "\(result.stdout)")
+        #expect(result.stdout.contains("0 failures; seed 0x2a"))
+        #expect(result.stderr.contains("framedump fuzz: seed 0x2a, WebSocket layer"))
+        let damaged = result.stdout.split(separator: "(").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) } ?? -1
+        #expect((30...120).contains(damaged), "\(result.stdout)")
+    }
+
     @Test(arguments: [
-        (["fuzz", "--target", "packets"], "invalid --target 'packets': expected decoder or reassembly"),
+        (["fuzz", "--target", "packets"], "invalid --target 'packets': expected decoder, reassembly or websocket"),
         (["fuzz", "--seed", "x12"], "--seed needs a non-negative integer"),
         (["fuzz", "--time", "5", "--iterations", "3"], "give --iterations or --time, not both"),
         (["fuzz", "--format", "len:u9"], "invalid --format at column"),

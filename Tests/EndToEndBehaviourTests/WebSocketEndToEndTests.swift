@@ -328,12 +328,56 @@ import Testing
         #expect(!undetected.stderr.contains("WebSocket"))
     }
 
+    /// A 20 KiB Upgrade request (a browser's with many cookies: 145 `Cookie` fields of about 140
+    /// bytes) in MSS-sized segments: over the 16 KiB default it is one `head_too_long` naming the
+    /// limit and the option, its bytes unread; with `--max-upgrade-head 32K` it is read, and
+    /// the frame after it too.
+    @Test func aTwentyKiBHeadNeedsTheLimitRaised() throws {
+        var head = "GET /chat HTTP/1.1\r\nHost: app.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        for index in 0..<145 { head += "Cookie: session_\(index)=" + String(repeating: "abcdef0123456789", count: 7) + "0123456789\r\n" }
+        let request = Array((head + "\r\n").utf8)
+        #expect((20 << 10...21 << 10).contains(request.count))
+        let frame = Self.frame(opcode: 0x1, key: Self.key, Array("hi".utf8))
+        var segments: [(client: Bool, bytes: [UInt8])] = stride(from: 0, to: request.count, by: 1460).map {
+            (true, Array(request[$0..<min($0 + 1460, request.count)]))
+        }
+        segments += [(false, Self.response), (true, frame)]
+        let path = try Self.capture(segments)
+
+        let (refused, refusedRecords) = try Self.decode(path)
+        #expect(refused == 2)
+        let error = refusedRecords.first { $0["type"] as? String == "ws_error" }
+        #expect(error?["reason"] as? String == "head_too_long")
+        #expect(error?["limit"] as? Int == 16384)
+        #expect((error?["detail"] as? String)?.contains("--max-upgrade-head") == true, "\(String(describing: error))")
+        #expect(!refusedRecords.contains { $0["type"] as? String == "ws_frame" && $0["dir"] as? String == "c2s" })
+        #expect(Self.accountsForEveryByte(refusedRecords, "c2s", total: request.count + frame.count))
+        let text = try FrameDumpProcess.run(["decode", "--format", "websocket", "--color", "never", path])
+        #expect(text.stdout.contains("16384-byte limit: not read (--max-upgrade-head raises it)"), "\(text.stdout)")
+
+        let (read, records) = try Self.decode(path, ["--max-upgrade-head", "32K"])
+        #expect(read == 0)
+        #expect(records.first { $0["type"] as? String == "ws_handshake" }?["request_length"] as? Int == request.count)
+        let frames = records.filter { $0["type"] as? String == "ws_frame" }
+        #expect(frames.map { $0["payload_hex"] as? String } == ["6869"])
+        #expect(frames.first?["offset"] as? Int == request.count)
+
+        // Detection waits for a head as long as the option allows, so the connection is found.
+        let detected = try FrameDumpProcess.run(["decode", "--json", "--max-upgrade-head", "32K", path])
+        #expect(detected.status == 0, "\(detected.stderr)")
+        #expect(detected.stdout == (try FrameDumpProcess.run(["decode", "--json", "--format", "websocket", "--max-upgrade-head", "32K", path])).stdout)
+        #expect(detected.stderr.contains("detected WebSocket"), "\(detected.stderr)")
+    }
+
     /// The layer reads captured connections: a hex dump, a live command and `--inner` alone are usage errors.
     @Test(arguments: [
         (["decode", "--format", "websocket", "-"], "not to a hex dump"),
         (["listen", "--format", "websocket", "127.0.0.1:0"], "not to a live command"),
         (["decode", "--format", "h12", "--inner", "h12", "Fixtures/websocket/ws-h12.pcap"], "--inner applies only with --format websocket, or without --format"),
         (["decode", "--format", "websocket", "--inner", "len:u9", "Fixtures/websocket/ws-h12.pcap"], "invalid --inner at column"),
+        (["decode", "--format", "h12", "--max-upgrade-head", "32K", "Fixtures/websocket/ws-h12.pcap"], "--max-upgrade-head applies only to WebSocket: with --format websocket, or without --format (detection), not with --format h12"),
+        (["decode", "--format", "websocket", "--max-upgrade-head", "0", "Fixtures/websocket/ws-h12.pcap"], "invalid --max-upgrade-head '0'"),
     ])
     func misuseIsAUsageError(_ arguments: [String], _ message: String) throws {
         let result = try FrameDumpProcess.run(arguments, input: Data("fe fd 00 01 41".utf8))

@@ -74,3 +74,34 @@ extension WebSocketCapture {
         return ~crc
     }
 }
+
+extension WebSocketCapture {
+    /// tshark's websocket dissector's frames of a capture, by direction (`c2s`: to `port`):
+    /// `[opcode, fin, mask, payload length]` each, in order. The server's port is not 80, so
+    /// tshark is told it is HTTP, whose Upgrade hands the stream to the websocket dissector
+    /// (over TLS, with `keyLogPath`: TLS on the port, then HTTP inside).
+    package static func tsharkFrames(_ path: String, port: Int, keyLogPath: String? = nil) throws -> [String: [[Int]]] {
+        let tcpPort = "tcp.port==\(port)"
+        let decodeAs = keyLogPath.map { ["-o", "tls.keylog_file:\($0)", "-d", "\(tcpPort),tls", "-d", "tls.port==\(port),http"] }
+            ?? ["-d", "\(tcpPort),http"]
+        // Several frames in one segment are one layer each (--no-duplicate-keys makes them a list).
+        let tshark = try ExternalProgram.run("tshark", [
+            "-n", "-r", path, "-o", "tcp.reassemble_out_of_order:TRUE",
+        ] + decodeAs + ["-Y", "websocket", "-T", "json", "--no-duplicate-keys", "-j", "tcp websocket"]).stdout
+        var frames: [String: [[Int]]] = [:]
+        let packets = try JSONSerialization.jsonObject(with: Data(tshark.utf8)) as? [[String: Any]] ?? []
+        for packet in packets {
+            let layers = (packet["_source"] as? [String: Any])?["layers"] as? [String: Any] ?? [:]
+            let tcp = layers["tcp"] as? [String: Any] ?? [:]
+            let direction = Int(tcp["tcp.dstport"] as? String ?? "") == port ? "c2s" : "s2c"
+            let layer = layers["websocket"] as? [[String: Any]] ?? (layers["websocket"] as? [String: Any]).map { [$0] } ?? []
+            for frame in layer {
+                func number(_ key: String) -> Int? { (frame["websocket.\(key)"] as? String).flatMap { Int($0) } }
+                func flag(_ key: String) -> Int { ["1", "True"].contains(frame["websocket.\(key)"] as? String ?? "") ? 1 : 0 }
+                let length = number("payload_length_ext_64") ?? number("payload_length_ext_16") ?? number("payload_length") ?? -1
+                frames[direction, default: []].append([number("opcode") ?? -1, flag("fin"), flag("mask"), length])
+            }
+        }
+        return frames
+    }
+}

@@ -66,6 +66,9 @@ struct FrameOutputOptions {
     /// - Throws: ``UsageError`` for a `--format` that is neither a preset nor a valid spec.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let inner = arguments.value("inner")
+        if arguments.value("max-upgrade-head") != nil, let format = arguments.value("format"), format != "websocket" {
+            throw UsageError("--max-upgrade-head applies only to WebSocket: with --format websocket, or without --format (detection), not with --format \(format)")
+        }
         if arguments.value("format") == "websocket" {
             webSocket = WebSocketSettings(framesInner: inner != nil)
             format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text, option: "inner") }

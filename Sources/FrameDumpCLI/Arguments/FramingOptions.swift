@@ -1,7 +1,8 @@
 import FrameCodec
 import StreamFraming
 
-/// `--max-frame-length` and `--max-buffered`: the framing engine's bounds, declared and parsed
+/// `--max-frame-length` and `--max-buffered`: the framing engine's bounds (and, for captures,
+/// `--max-upgrade-head`, the WebSocket layer's head bound), declared and parsed
 /// once for every command that frames (`decode`, `capture`, `listen`, `connect`, `proxy`), with
 /// the same events wherever they are reached (docs/reassembly.md, "Limits").
 struct FramingOptions {
@@ -10,6 +11,9 @@ struct FramingOptions {
     var maxFrameLength: Int?
     /// `--max-buffered`: bytes of unfinished frames all frame decoders together may hold.
     var maxBufferedBytes = FramingConfiguration.defaultMaxBufferedBytes
+    /// `--max-upgrade-head` (captures' WebSocket connections, given or detected): the longest Upgrade request
+    /// or response head, in bytes; `nil` keeps ``WebSocketLimits/maxHandshakeBytes``' default.
+    var webSocketMaxHead: Int?
 
     private static let maxFrameLengthSpec = OptionSpec.value(
         "max-frame-length", valueName: "BYTES",
@@ -21,6 +25,8 @@ struct FramingOptions {
         maxFrameLengthSpec,
         .value("max-buffered", valueName: "BYTES", defaultValue: "64M",
                help: "Captures: bytes of unfinished frames all streams may hold;\nbeyond it the oldest partial frame is reported truncated."),
+        .value("max-upgrade-head", valueName: "BYTES", defaultValue: "16K",
+               help: "WebSocket (given or detected): longest HTTP Upgrade request\nor response head, through its blank line; longer is head_too_long."),
     ]
 
     /// The options as the live commands list them: the partial-frame budget is over every
@@ -43,6 +49,9 @@ struct FramingOptions {
         }
         if let text = arguments.value("max-buffered") {
             maxBufferedBytes = try ByteCountOption.parse(text, option: "max-buffered")
+        }
+        if let text = arguments.value("max-upgrade-head") {
+            webSocketMaxHead = try ByteCountOption.parse(text, option: "max-upgrade-head")
         }
     }
 

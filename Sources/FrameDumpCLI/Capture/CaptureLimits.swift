@@ -33,13 +33,15 @@ struct CaptureLimits {
         frameBounds.configuration(format: format)
     }
 
-    /// `settings` with its frame and message limits set to `--max-frame-length`, when given.
+    /// `settings` with its frame and message limits set to `--max-frame-length`, and its head
+    /// limit to `--max-upgrade-head`, when given.
     func webSocket(_ settings: WebSocketSettings) -> WebSocketSettings {
         var settings = settings
         if let length = frameBounds.maxFrameLength {
             settings.limits.maxFramePayload = length
             settings.limits.maxMessageLength = length
         }
+        if let head = frameBounds.webSocketMaxHead { settings.limits.maxHandshakeBytes = head }
         return settings
     }
 }

@@ -12,6 +12,8 @@ import PacketDecoding
 ///   data (≤ MSS bytes, PSH on a frame's last segment)  ──>
 ///                                    <──   ACK of that data
 ///   …one data segment and one ACK per MSS-sized piece of every frame…
+///                                    <──   server data (encode --format websocket), likewise
+///   ACK of that data                 ──>
 ///   FIN-ACK                          ──>
 ///                                    <──   FIN-ACK
 ///   ACK                              ──>
@@ -75,16 +77,17 @@ final class SyntheticConversation {
         try write(fromClient: true, flags: .ack)
     }
 
-    /// Sends `bytes` from the client: one data segment per MSS-sized piece, each acknowledged
-    /// by the server; the last piece carries PSH. Nothing is written for no bytes.
-    func send(_ bytes: [UInt8]) throws {
+    /// Sends `bytes` from the client (or, `fromClient: false`, the server): one data segment per
+    /// MSS-sized piece, each acknowledged by the other side; the last piece carries PSH. Nothing
+    /// is written for no bytes.
+    func send(_ bytes: [UInt8], fromClient: Bool = true) throws {
         var start = 0
         while start < bytes.count {
             let end = min(start + mss, bytes.count)
-            try write(fromClient: true, flags: end == bytes.count ? [.ack, .psh] : .ack, payload: bytes[start..<end])
-            clientNext &+= UInt32(truncatingIfNeeded: end - start)
+            try write(fromClient: fromClient, flags: end == bytes.count ? [.ack, .psh] : .ack, payload: bytes[start..<end])
+            if fromClient { clientNext &+= UInt32(truncatingIfNeeded: end - start) } else { serverNext &+= UInt32(truncatingIfNeeded: end - start) }
             dataSegments += 1
-            try write(fromClient: false, flags: .ack)
+            try write(fromClient: !fromClient, flags: .ack)
             start = end
         }
     }

@@ -27,12 +27,15 @@ enum EncodeCommand: Command {
         frame per line (--output hex, which 'framedump decode' reads back), or with --pcap a
         TCP conversation 127.0.0.1:50000 -> 127.0.0.1:PORT (handshake, data cut at the MSS,
         each segment acknowledged, FIN exchange, 1 ms between packets).
+        With --format websocket, each line is one WebSocket frame of either direction
+        ({"direction":"s2c","opcode":"text","payload_text":"hi"}), written after the HTTP/1.1
+        Upgrade; --pcap carries both directions in the lines' order, binary and hex output one.
         Exit status: 0 done, 1 usage error, 2 a line or frame that cannot be encoded (the
         frames before it are written). Input schema: docs/cli.md.
         """,
         options: [
             .value("format", short: "F", valueName: "NAME|SPEC",
-                   help: "Required: a preset (see 'framedump formats') or a layout spec."),
+                   help: "Required: a preset (see 'framedump formats'), a layout spec,\nor websocket (one WebSocket frame per line)."),
             .value("field", valueName: "NAME=VALUE",
                    help: "A header field value, decimal, 0x hex or a value name\n(cmd=msg with h12); repeat for several fields (one frame\nfrom the options)."),
             .value("body-hex", valueName: "HEX", help: "The body in hex (spaces allowed between bytes)."),
@@ -47,6 +50,10 @@ enum EncodeCommand: Command {
             .value("port", valueName: "PORT", defaultValue: String(SyntheticConversation.defaultServerPort), help: "--pcap server port."),
             .value("mss", valueName: "BYTES", defaultValue: "1460",
                    help: "--pcap maximum segment size: payload bytes per segment."),
+            .flag("deflate", help: "--format websocket: agree permessage-deflate in the Upgrade\nand compress each message (RFC 7692)."),
+            .flag("no-upgrade", help: "--format websocket: frames only, without the HTTP/1.1\nUpgrade request and 101 response before them."),
+            .value("inner", valueName: "NAME|SPEC",
+                   help: "--format websocket: the format of lines' \"inner\" frames,\ncarried as the WebSocket payload."),
         ],
         positionals: [
             PositionalSpec(name: "FILE|-", isOptional: true, help: "JSON Lines to read; '-' or absent: standard input."),
@@ -54,11 +61,15 @@ enum EncodeCommand: Command {
     )
 
     /// The options that describe a frame on the command line.
-    private static let frameOptions = ["field", "body-hex", "body-text", "body-json"]
+    static let frameOptions = ["field", "body-hex", "body-text", "body-json"]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitStatus {
         guard let formatText = arguments.value("format") else {
-            throw UsageError("--format is required: encode cannot guess a layout (presets: \(FrameFormat.presets.map(\.name).joined(separator: ", ")))")
+            throw UsageError("--format is required: encode cannot guess a layout (presets: \(FrameFormat.presets.map(\.name).joined(separator: ", ")); or websocket)")
+        }
+        if formatText == "websocket" { return try runWebSocket(arguments, context: context) }
+        if let webSocketOnly = ["deflate", "no-upgrade"].first(where: arguments.flag) ?? (arguments.value("inner") != nil ? "inner" : nil) {
+            throw UsageError("--\(webSocketOnly) applies only to --format websocket")
         }
         let encoder = FrameEncoder(format: try FrameOutputOptions.resolveFormat(formatText))
         let optionFrame = try frameFromOptions(arguments, format: encoder.format)
@@ -151,7 +162,7 @@ enum EncodeCommand: Command {
 
     /// The sink the options choose, with the pcap file already created (and its handshake
     /// written) when `--pcap` is given.
-    private static func makeSink(_ arguments: ParsedArguments, context: CommandContext) throws -> EncodedFrameSink {
+    static func makeSink(_ arguments: ParsedArguments, context: CommandContext) throws -> EncodedFrameSink {
         guard let path = arguments.value("pcap") else {
             if let pcapOnly = ["link", "port", "mss"].first(where: { arguments.value($0) != nil }) {
                 throw UsageError("--\(pcapOnly) applies only to --pcap FILE")
@@ -184,7 +195,7 @@ enum EncodeCommand: Command {
 
     /// Reads `path` (`-`: standard input) in 64 KiB steps and calls `body` with each non-blank
     /// line and its number, so input of any length is encoded as it arrives.
-    private static func readLines(path: String, name: String, _ body: (ArraySlice<UInt8>, Int) throws -> Void) throws {
+    static func readLines(path: String, name: String, _ body: (ArraySlice<UInt8>, Int) throws -> Void) throws {
         let cannotRead = { (error: SystemError) in
             CommandFailure(message: "framedump encode: cannot read \(name): \(error.text)", status: .badInput)
         }

@@ -33,6 +33,13 @@ enum FuzzCommand: Command {
         expects mixed in, under a random overlap policy; every byte must be delivered once,
         every RST ignored, and under first and last the bytes and the overlap notices must be
         a byte-by-byte model's (docs/reassembly.md).
+
+        --target websocket fuzzes the WebSocket layer: random conversations (an Upgrade, text and
+        binary messages in random fragments with pings and pongs between them, masks, close
+        frames, permessage-deflate on or off) fed in random chunks must decode to exactly the
+        frames, messages and inner bytes written; damaged ones (bad opcodes, reserved bits,
+        unmasked client frames, oversize lengths, garbage deflate data, bit flips, truncation)
+        must account for every byte (docs/websocket.md).
         """,
         options: [
             .value("format", short: "F", valueName: "NAME|SPEC|random",
@@ -40,8 +47,8 @@ enum FuzzCommand: Command {
             .value("seed", valueName: "N", help: "The campaign seed, decimal or 0x hex. Default: from the clock\n(printed, so the run can be repeated)."),
             .value("iterations", short: "n", valueName: "N", defaultValue: "2000", help: "Cases to run."),
             .value("time", valueName: "SECONDS", help: "Run for this long instead of a number of cases."),
-            .value("target", valueName: "decoder|reassembly", defaultValue: "decoder",
-                   help: "What to fuzz: the frame decoder, or TCP reassembly (RSTs,\noverlaps, overlap policies)."),
+            .value("target", valueName: "decoder|reassembly|websocket", defaultValue: "decoder",
+                   help: "What to fuzz: the frame decoder, TCP reassembly (RSTs,\noverlaps, overlap policies), or the WebSocket layer."),
         ],
         positionals: []
     )
@@ -60,7 +67,8 @@ enum FuzzCommand: Command {
         switch arguments.value("target") ?? "decoder" {
         case "decoder": break
         case "reassembly": return runReassembly(seed: seed, budget: budget, context: context)
-        case let other: throw UsageError("invalid --target '\(other)': expected decoder or reassembly")
+        case "websocket": return try runWebSocket(seed: seed, budget: budget, context: context)
+        case let other: throw UsageError("invalid --target '\(other)': expected decoder, reassembly or websocket")
         }
         var fuzzer = FrameFuzzer(layouts: layouts, seed: seed)
         let progress = Terminal.isTerminal(2)
@@ -135,7 +143,7 @@ enum FuzzCommand: Command {
     }
 
     /// How long a run lasts.
-    private enum Budget {
+    enum Budget {
         case cases(Int)
         case nanoseconds(UInt64)
 

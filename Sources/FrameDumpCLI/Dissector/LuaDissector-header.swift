@@ -200,7 +200,7 @@ extension LuaDissector {
             local function dissect_frame(tvb, pinfo, tree)
                 local rec = {}
                 local state, header, declared, crc_at = walk(tvb, 0, tvb:len(), rec)
-                if state ~= "ok" or frame_length(header, declared) ~= tvb:len() then return skip_item(tvb, tree) end
+                if state ~= "ok" or frame_length(header, declared) ~= tvb:len() then return skip_item(tvb(), tree) end
                 local item = tree:add(proto, tvb())
                 item:add(pdu_length, tvb(), tvb:len())
                 item:add(pdu_skipped, tvb(0, 0), false)
@@ -235,7 +235,7 @@ extension LuaDissector {
                 local skip = joined_skip
                 joined_skip = 0
                 if skip > 0 and skip < tvb:len() then
-                    skip_item(tvb(0, skip):tvb(), tree)
+                    skip_item(tvb(0, skip), tree)
                     return skip + dissect_frame(tvb(skip):tvb(), pinfo, tree)
                 end
                 return dissect_frame(tvb, pinfo, tree)

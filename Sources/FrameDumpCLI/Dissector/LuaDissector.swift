@@ -6,14 +6,16 @@ import FrameCodec
 /// The Lua does what ``FrameDecoder`` does, so tshark and `framedump decode` cut a stream into
 /// the same PDUs:
 ///
-/// - `dissect_tcp_pdus` (Wireshark's `tcp_dissect_pdus`) with a minimum of one byte and a
-///   `get_len` function that walks the header as the decoder does — fixed fields, varints,
-///   bit fields, the sum of the length fields times their multipliers (``LuaDissector/walk``)
-///   — or, for a delimiter format, finds the delimiter that ends the frame. It returns the
-///   frame length when the header is whole (Wireshark then reassembles exactly the missing
-///   bytes), 0 while the header or the delimiter is not yet all there (a varint or a
-///   delimiter split across segments: `DESEGMENT_ONE_MORE_SEGMENT`), and, where the decoder
+/// - For a length-field format, `dissect_tcp_pdus` (Wireshark's `tcp_dissect_pdus`) with a
+///   minimum of one byte and a `get_len` function that walks the header as the decoder does —
+///   fixed fields, varints, bit fields, the sum of the length fields times their multipliers
+///   (``LuaDissector/walk``). It returns the frame length when the header is whole (Wireshark
+///   then reassembles exactly the missing bytes), 0 while the header is not yet all there (a
+///   varint split across segments: `DESEGMENT_ONE_MORE_SEGMENT`), and, where the decoder
 ///   resyncs, the length of the bytes it passes over.
+/// - For a delimiter format, a mirror of the decoder's state per TCP conversation and
+///   direction, fed once in the first pass, and calls that show its cut points and ask for
+///   reassembly themselves (LuaDissector-delimiters.swift).
 /// - Those passed-over bytes become PDUs of their own, shown as `NAME.pdu.skipped` items: this
 ///   is how `dissect_tcp_pdus` can resync at all (on bytes that are not a header — a capture
 ///   starting mid-stream, a damaged stream — a plain length function takes garbage for a
@@ -43,7 +45,7 @@ enum LuaDissector {
     ///     display filter word.
     ///   - registration: the port, or the heuristic.
     /// - Returns: a Lua 5.1/5.2 script for Wireshark's Lua API (`Proto`, `ProtoField`,
-    ///   `dissect_tcp_pdus`).
+    ///   `dissect_tcp_pdus` or `pinfo.desegment_offset`).
     static func source(for format: FrameFormat, name: String, registration: Registration) -> String {
         var lua = Lines()
         lua.add("-- Wireshark dissector for \(name), written by `framedump dissector` from the frame format:")
@@ -71,6 +73,10 @@ enum LuaDissector {
             lua.add("local pdu_crc_ok = ProtoField.bool(\(quoted("\(name).pdu.crc_ok")), \"Checksum good\")")
             declared.append("pdu_crc_ok")
         }
+        if format.isDelimited {
+            lua.add("local pdu_run_length = ProtoField.uint64(\(quoted("\(name).pdu.run_length")), \"Skipped run length (the whole run, on the item that ends it)\", base.DEC)")
+            declared.append("pdu_run_length")
+        }
         lua.add("proto.fields = { \(declared.joined(separator: ", ")) }")
         lua.add("")
         if format.isDelimited {
@@ -81,19 +87,19 @@ enum LuaDissector {
             appendWalk(format, to: &lua)
             appendLengthFunction(format, to: &lua)
         }
-        appendSkipItem(name: name, to: &lua)
+        appendSkipItem(name: name, runLength: format.isDelimited, to: &lua)
         if format.isDelimited {
-            appendDelimitedPDU(format, name: name, to: &lua)
+            appendDelimitedDissector(format, name: name, to: &lua)
         } else {
             appendPDU(format, name: name, to: &lua)
-        }
-        lua.add("""
-            function proto.dissector(tvb, pinfo, tree)
-                dissect_tcp_pdus(tvb, tree, 1, pdu_len, dissect_pdu)
-                return tvb:len()
-            end
+            lua.add("""
+                function proto.dissector(tvb, pinfo, tree)
+                    dissect_tcp_pdus(tvb, tree, 1, pdu_len, dissect_pdu)
+                    return tvb:len()
+                end
 
-            """)
+                """)
+        }
         appendRegistration(format, registration: registration, to: &lua)
         return lua.text
     }
@@ -134,14 +140,22 @@ enum LuaDissector {
         field.valueNames.map { "[\($0.value)] = \(quoted($0.name))" }.joined(separator: ", ")
     }
 
-    /// `skip_item(tvb, tree)`: a run of bytes that is no frame, as one item.
-    private static func appendSkipItem(name: String, to lua: inout Lines) {
+    /// `skip_item(range, tree)`: a run of bytes that is no frame (a TvbRange), as one item;
+    /// with `runLength` (delimiter formats, whose runs are shown as they come, one item per
+    /// call), `skip_item(range, tree, run_length)` adds the whole run's length to the item that
+    /// ends it, which is empty when the run's end was known only after its last byte was shown.
+    private static func appendSkipItem(name: String, runLength: Bool, to lua: inout Lines) {
         lua.add("""
-            local function skip_item(tvb, tree)
-                local item = tree:add(proto, tvb(), \(quoted("\(name): bytes that are no frame")))
-                item:add(pdu_length, tvb(), tvb:len())
-                item:add(pdu_skipped, tvb(), true)
-                return tvb:len()
+            local function skip_item(range, tree\(runLength ? ", run_length" : ""))
+                local item = tree:add(proto, range, \(quoted("\(name): bytes that are no frame")))
+                item:add(pdu_length, range, range:len())
+                item:add(pdu_skipped, range, true)
+            """)
+        if runLength {
+            lua.add("    if run_length then item:add(pdu_run_length, range, UInt64.new(run_length)) end")
+        }
+        lua.add("""
+                return range:len()
             end
 
             """)

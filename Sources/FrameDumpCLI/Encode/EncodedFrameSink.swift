@@ -5,13 +5,14 @@ enum EncodedFrameSink {
     case binary(OutputStream)
     /// One frame per line in lower-case hex, which `framedump decode` reads back as one stream.
     case hex(OutputStream)
-    /// Client-to-server data of a ``SyntheticConversation``.
+    /// Data of a ``SyntheticConversation`` (the client's, or both sides' for WebSocket).
     case pcap(SyntheticConversation)
 
-    /// Takes one frame.
+    /// Takes one frame; in a pcap file, sent by the client unless `fromClient` is `false`
+    /// (standard output carries one direction, which the caller chooses).
     ///
     /// - Throws: ``OutputError`` for standard output, `CaptureError` for the pcap file.
-    func write(_ frame: [UInt8]) throws {
+    func write(_ frame: [UInt8], fromClient: Bool = true) throws {
         switch self {
         case .binary(let output):
             output.buffer.append(contentsOf: frame)
@@ -21,7 +22,7 @@ enum EncodedFrameSink {
             output.buffer.append(UInt8(ascii: "\n"))
             try output.flushIfBlockFull()
         case .pcap(let conversation):
-            try conversation.send(frame)
+            try conversation.send(frame, fromClient: fromClient)
         }
     }
 

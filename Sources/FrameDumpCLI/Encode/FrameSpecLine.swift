@@ -139,14 +139,15 @@ struct FrameSpecLine: Equatable {
         String(decoding: compactBytes(value), as: UTF8.self)
     }
 
-    /// Hex digits, two a byte; whitespace between them is ignored (`body_hex`, `--body-hex`).
-    static func hexBytes(_ text: String) throws(ParseError) -> [UInt8] {
+    /// Hex digits, two a byte; whitespace between them is ignored (`body_hex`, `--body-hex`;
+    /// `key` names the key in messages).
+    static func hexBytes(_ text: String, key: String = "body_hex") throws(ParseError) -> [UInt8] {
         var bytes: [UInt8] = []
         var high: UInt8?
         for (index, character) in text.utf8.enumerated() {
             if character == 0x20 || character == 0x09 { continue }
             guard let digit = ByteFormatting.hexDigitValue(character) else {
-                throw ParseError(message: "expected a hex digit in \"body_hex\" at character \(index + 1)")
+                throw ParseError(message: "expected a hex digit in \"\(key)\" at character \(index + 1)")
             }
             if let value = high {
                 bytes.append(value << 4 | digit)
@@ -155,7 +156,7 @@ struct FrameSpecLine: Equatable {
                 high = digit
             }
         }
-        guard high == nil else { throw ParseError(message: "expected an even number of hex digits in \"body_hex\"") }
+        guard high == nil else { throw ParseError(message: "expected an even number of hex digits in \"\(key)\"") }
         return bytes
     }
 }

@@ -75,6 +75,9 @@ extension JSONLinesOutputRenderer {
             case .messageTooLong(let dropped): number("dropped", dropped)
             case .inflateFailed(let message), .badHandshake(let message): string("detail", message)
             case .notSwitching(let status): number("status", UInt64(max(0, status)))
+            case .headTooLong(let limit):
+                number("limit", UInt64(limit))
+                string("detail", "no blank line within \(limit) bytes; --max-upgrade-head raises the limit")
             case .unmaskedClientFrame, .maskedServerFrame, .fragmentedControlFrame, .unexpectedContinuation,
                  .messageNotFinished, .lengthTopBitSet, .badClosePayload:
                 break

@@ -61,6 +61,7 @@ extension TextOutputRenderer {
         case .badClosePayload: "a close payload of 1 byte"
         case .notSwitching(let status): "the response is \(status), not 101 Switching Protocols: no frames follow"
         case .badHandshake(let what): "the handshake is not WebSocket's: \(what)"
+        case .headTooLong(let limit): "an Upgrade head with no blank line within the \(limit)-byte limit: not read (--max-upgrade-head raises it)"
         }
     }
 }

@@ -23,7 +23,11 @@ final class ConnectionLayerStack {
     init(tls: TLSConnectionLayer?, webSocket settings: WebSocketSettings?, detects: Bool) {
         self.tls = tls
         self.settings = settings
-        if detects { detection = WebSocketDetection() } else { webSocket = settings?.makeLayer() }
+        if detects {
+            detection = WebSocketDetection(maxHeldBytes: settings?.limits.maxHandshakeBytes ?? WebSocketDetection.defaultMaxHeldBytes)
+        } else {
+            webSocket = settings?.makeLayer()
+        }
     }
 
     /// Whether WebSocket's output streams go on to the engine (`--inner`).
