@@ -43,10 +43,12 @@ extension FrameDecoder {
                 case .whole(let length): frameLength = length
                 case .passedOver: continue
                 case .awaited:
-                    if let checksum = layout.checksum, bytesAwaited >= runningChecksumMinimum {
+                    let drops = dropsBody(available: available, headerLength: headerLength)
+                    if let checksum = layout.checksum, drops || bytesAwaited >= runningChecksumMinimum {
                         startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksumOffset,
                                                            headerLength: headerLength), count: available, at: position)
                     }
+                    if drops { startDroppingBody(header, available: available, headerLength: headerLength, checksumOffset: checksumOffset) }
                     return
                 }
                 var crcOK: Bool?

@@ -57,6 +57,14 @@
 /// ``FrameFormat/maxFrameLength`` plus one chunk, whatever the input declares. A decoder that
 /// holds no unfinished bytes after a call holds no buffer at all (its storage is released), so
 /// an idle stream costs only the decoder's own fields.
+///
+/// ### Bodies a consumer does not read
+/// With ``BodyRetention/withinChunk`` a length-field frame whose bytes arrive over many chunks
+/// (it still misses 16 KiB or more when its header is read) is not assembled: the decoder keeps its header, runs the checksum over each later
+/// chunk in place as it arrives, and hands out a frame that holds its header only (see
+/// ``Frame``, "A frame without its body"). Every output — offsets, lengths, checksum verdicts,
+/// events — is the same as with ``BodyRetention/always``; only the bytes a frame holds differ,
+/// and the decoder holds less meanwhile (``bufferedByteCount`` counts the header alone).
 public struct FrameDecoder: Sendable {
     /// The layout frames are decoded with.
     public let format: FrameFormat
@@ -71,13 +79,15 @@ public struct FrameDecoder: Sendable {
     static let defaultRunningChecksumMinimum = 16 << 10
 
     let layout: FrameLayout
+    /// Whether a frame spanning chunks is assembled (see ``BodyRetention``).
+    let bodyRetention: BodyRetention
     /// Fed bytes; `buffer[readIndex...]` are not yet in a frame or event.
-    private var buffer: [UInt8] = []
-    var readIndex = 0
+    @usableFromInline var buffer: [UInt8] = []
+    @usableFromInline var readIndex = 0
     /// Absolute stream offset of `buffer[0]`.
-    private var bufferOffset: UInt64
+    var bufferOffset: UInt64
     /// Start of a run of passed-over bytes not yet reported; the run ends at `readIndex`.
-    private var skipStart: UInt64?
+    var skipStart: UInt64?
     /// Set after an oversize header or a gap: bad lengths join the skip run until a valid header.
     /// For a delimiter format: bytes up to and including the next delimiter join the skip run
     /// (after a gap, or in a frame already longer than the max).
@@ -105,10 +115,18 @@ public struct FrameDecoder: Sendable {
     /// ``defaultRunningChecksumMinimum``; tests lower it to run every chunking through the
     /// running checksum.
     var runningChecksumMinimum = FrameDecoder.defaultRunningChecksumMinimum
+    /// The header length of the awaited frame whose body is being dropped
+    /// (``BodyRetention/withinChunk``): the buffer holds that header alone, at `readIndex`; 0
+    /// when no body is being dropped.
+    var droppingHeaderLength = 0
+    /// Bytes of the awaited frame after its header that were checksummed and dropped so far.
+    @usableFromInline var droppedByteCount = 0
+    /// The checksum the awaited frame's header stores, read when its body began to be dropped.
+    var droppingStoredChecksum: UInt64 = 0
     /// Events decided by ``noteGap(byteCount:_:)``, ``finish(_:)`` or
     /// ``abandonPartialFrame(_:)`` but not yet received because `receive` threw: the next call
     /// delivers them first. Empty unless a receiver threw.
-    private var undelivered: [FrameDecoderOutput] = []
+    var undelivered: [FrameDecoderOutput] = []
     /// Bytes moved to the buffer's front by compaction so far; tests check it stays linear.
     internal private(set) var bytesMovedByCompaction = 0
 
@@ -117,17 +135,31 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - format: the frame layout; its field layout is precomputed once here.
     ///   - startOffset: the absolute stream offset of the first byte to be fed, in bytes.
-    public init(format: FrameFormat, startOffset: UInt64 = 0) {
+    ///   - bodyRetention: whether a frame whose bytes span chunks is handed out whole
+    ///     (``BodyRetention/always``, the default) or with its header only.
+    public init(format: FrameFormat, startOffset: UInt64 = 0, bodyRetention: BodyRetention = .always) {
         self.format = format
         self.layout = FrameLayout(format)
         self.bufferOffset = startOffset
+        self.bodyRetention = bodyRetention
     }
 
     /// Total bytes fed so far, plus `startOffset` and gaps: the stream offset the next chunk starts at.
-    public var streamOffset: UInt64 { bufferOffset &+ UInt64(buffer.count) }
+    public var streamOffset: UInt64 { bufferOffset &+ UInt64(buffer.count &+ droppedByteCount) }
 
-    /// Bytes currently held waiting for the rest of a frame or header.
+    /// Bytes currently held waiting for the rest of a frame or header (for a frame whose body is
+    /// being dropped, its header).
+    @inlinable
     public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    /// Bytes fed of the unfinished frame or header, held or dropped: ``bufferedByteCount`` plus
+    /// the body bytes of an awaited frame that ``BodyRetention/withinChunk`` dropped. The same
+    /// whatever the retention, so a budget over it (`--max-buffered`) is reached at the same
+    /// place either way.
+    /// Inlinable, so that the engine reads the three fields where the decoder is stored instead
+    /// of copying the decoder out of its optional.
+    @inlinable
+    public var pendingByteCount: Int { bufferedByteCount &+ droppedByteCount }
 
     /// Bytes of storage the buffer has allocated; tests check an idle decoder holds none.
     internal var bufferCapacity: Int { buffer.capacity }
@@ -142,19 +174,31 @@ public struct FrameDecoder: Sendable {
     ///   - receive: called once per frame or event, synchronously.
     /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
-        reclaimConsumedPrefix()
-        chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
-        if !undelivered.isEmpty { try deliverUndelivered(receive) }
-        if bytesAwaited > chunk.count {
-            bytesAwaited &-= chunk.count
-            if checksummedCount > 0, let checksum = layout.checksum {
-                runningChecksum = checksum.tables.update(runningChecksum, chunk)
-                checksummedCount &+= chunk.count
+        if droppingHeaderLength > 0 {
+            if bytesAwaited > chunk.count {
+                // Body only, the common case: checksummed where it lies, nothing kept.
+                bytesAwaited &-= chunk.count
+                droppedByteCount &+= chunk.count
+                if let checksum = layout.checksum { runningChecksum = checksum.tables.update(runningChecksum, chunk) }
+                return
             }
-            return
+            guard try continueDroppedBody(chunk, receive) else { return }
+        } else {
+            reclaimConsumedPrefix()
+            chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+            if !undelivered.isEmpty { try deliverUndelivered(receive) }
+            if bytesAwaited > chunk.count {
+                bytesAwaited &-= chunk.count
+                if checksummedCount > 0, let checksum = layout.checksum {
+                    runningChecksum = checksum.tables.update(runningChecksum, chunk)
+                    checksummedCount &+= chunk.count
+                }
+                return
+            }
         }
         bytesAwaited = 0
         try decodeBuffered(receive)
+        keepAwaitedHeaderOnly()
         reclaimConsumedPrefix()
     }
 
@@ -334,10 +378,12 @@ public struct FrameDecoder: Sendable {
             case .whole(let length): frameLength = length
             case .passedOver: continue
             case .awaited:
-                if let checksum = layout.checksum, bytesAwaited >= runningChecksumMinimum {
+                let drops = dropsBody(available: available, headerLength: layout.headerLength)
+                if let checksum = layout.checksum, drops || bytesAwaited >= runningChecksumMinimum {
                     startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksum.offset,
                                                        headerLength: layout.headerLength), count: available, at: position)
                 }
+                if drops { startDroppingBody(header, available: available, headerLength: layout.headerLength, checksumOffset: layout.checksum?.offset) }
                 return
             }
             var crcOK: Bool?
@@ -574,6 +620,9 @@ public struct FrameDecoder: Sendable {
     private mutating func takeTail() {
         bytesAwaited = 0
         checksummedCount = 0
+        let dropped = droppedByteCount
+        droppingHeaderLength = 0
+        droppedByteCount = 0
         let storage = buffer
         let end = storage.count
         var position = readIndex
@@ -595,13 +644,14 @@ public struct FrameDecoder: Sendable {
         }
         readIndex = end
         if position < end {
-            undelivered.append(.truncated(offset: absoluteOffset(position), byteCount: UInt64(end &- position)))
+            undelivered.append(.truncated(offset: absoluteOffset(position), byteCount: UInt64(end &- position &+ dropped)))
         }
+        bufferOffset &+= UInt64(dropped)
         reclaimConsumedPrefix()
     }
 
     /// Hands ``undelivered`` to `receive` in order, each removed before it is received.
-    private mutating func deliverUndelivered(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+    mutating func deliverUndelivered(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         var index = 0
         defer { undelivered.removeFirst(index) }
         while index < undelivered.count {
@@ -617,12 +667,12 @@ public struct FrameDecoder: Sendable {
     private mutating func keepTailOnly() {
         guard readIndex < buffer.count else { return reclaimConsumedPrefix() }
         bufferOffset = absoluteOffset(readIndex)
-        buffer = Array(buffer[readIndex...])
+        buffer = Array(buffer[readIndex..<(droppingHeaderLength > 0 ? readIndex &+ droppingHeaderLength : buffer.count)])
         readIndex = 0
     }
 
     /// Frees the consumed prefix when that is cheap; see "Memory and cost" in the type's docs.
-    private mutating func reclaimConsumedPrefix() {
+    mutating func reclaimConsumedPrefix() {
         guard readIndex > 0 else { return }
         let unconsumed = buffer.count &- readIndex
         if unconsumed == 0 {

@@ -24,7 +24,7 @@ public enum FrameDecoderOutput: Sendable, Hashable {
     /// for ``oversize(offset:declaredLength:)``.
     public var byteCount: UInt64 {
         switch self {
-        case .frame(let frame): UInt64(frame.bytes.count)
+        case .frame(let frame): UInt64(frame.length)
         case .skip(_, let count), .truncated(_, let count), .gap(_, let count): count
         case .oversize: 1
         }

@@ -2,7 +2,8 @@ import FrameCodec
 
 /// Checks one decoder run against the contract properties that need nothing but the input:
 /// the outputs tile the stream, every byte is accounted for once, frames and events match the
-/// reference model, memory stays bounded.
+/// reference model, memory stays bounded; and a decoder that drops the bodies of frames spanning
+/// chunks gives the same outputs, holding no more.
 ///
 /// Case-specific expectations (the encoded frames come back; frames after damage are
 /// recovered) are checked by ``FuzzCase``, which knows how its stream was made.
@@ -21,7 +22,28 @@ public enum DecoderOracle {
         } else if let failure = referenceFailure(run.outputs, input) {
             failures.append(failure)
         }
+        // Every frame that spans chunks is dropped, however short: the cases' frames mostly are.
+        let dropping = DecoderRun(input, bodyRetention: .dropping(fromMissing: 1))
+        failures += dropping.failures
+        if let failure = droppedBodiesFailure(dropping, against: run) { failures.append(failure) }
         return (run.outputs, failures)
+    }
+
+    /// A run with ``FrameDecoder/BodyRetention/withinChunk`` against one with `.always` over the
+    /// same input: the same outputs, and after every call no more bytes held and as many pending.
+    static func droppedBodiesFailure(_ dropping: DecoderRun, against holding: DecoderRun) -> FuzzFailure? {
+        let common = min(dropping.outputs.count, holding.outputs.count)
+        let differing = (0..<common).first { dropping.outputs[$0] != holding.outputs[$0] }
+        if let index = differing ?? (dropping.outputs.count != holding.outputs.count ? common : nil) {
+            let got = index < dropping.outputs.count ? "\(dropping.outputs[index])" : "nothing"
+            let expected = index < holding.outputs.count ? "\(holding.outputs[index])" : "nothing"
+            return FuzzFailure(.droppedBodies, "output \(index) dropping bodies is \(got); holding them, \(expected)")
+        }
+        for (call, (dropped, held)) in zip(dropping.bufferedAfterEachCall, holding.bufferedAfterEachCall).enumerated()
+        where dropped.held > held.held || dropped.pending != held.held {
+            return FuzzFailure(.droppedBodies, "after call \(call) the decoder dropping bodies holds \(dropped.held) bytes of \(dropped.pending) pending; holding them, \(held.held)")
+        }
+        return nil
     }
 
     /// Every output starts where the previous one ended, none is empty, none crosses a gap,

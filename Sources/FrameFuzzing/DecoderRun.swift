@@ -3,7 +3,9 @@ import FrameCodec
 /// One run of the real ``FrameDecoder`` over a ``DecoderInput``, with what it reported.
 ///
 /// Frames are checked against the input as they come (their slices point into the decoder's
-/// buffer) and kept as offsets only, so a run holds no more memory than the decoder does.
+/// buffer) and kept as offsets only, so a run holds no more memory than the decoder does. A
+/// frame that holds only its header (``FrameDecoder/BodyRetention/withinChunk``) is checked
+/// for the bytes it holds, and counted at its full length.
 struct DecoderRun {
     /// An output with its byte count, the shape the oracle compares.
     enum Output: Hashable {
@@ -35,11 +37,16 @@ struct DecoderRun {
     private(set) var failures: [FuzzFailure] = []
     /// Most bytes the decoder held at once.
     private(set) var peakBuffered = 0
+    /// The decoder's ``FrameDecoder/bufferedByteCount`` and ``FrameDecoder/pendingByteCount``
+    /// after each call, in order.
+    private(set) var bufferedAfterEachCall: [(held: Int, pending: Int)] = []
+    /// Frames that hold their header only.
+    private(set) var framesWithoutBody = 0
 
-    init(_ input: DecoderInput) {
+    init(_ input: DecoderInput, bodyRetention: FrameDecoder.BodyRetention = .always) {
         let format = input.format
         let segments = input.segments
-        var decoder = FrameDecoder(format: format)
+        var decoder = FrameDecoder(format: format, bodyRetention: bodyRetention)
         var fed = 0
         var streamOffset: UInt64 = 0
         var segmentIndex = 0
@@ -56,7 +63,7 @@ struct DecoderRun {
         func receive(_ output: FrameDecoderOutput) {
             switch output {
             case .frame(let frame):
-                outputs.append(.frame(offset: frame.offset, length: frame.bytes.count, crcOK: frame.crcOK))
+                outputs.append(.frame(offset: frame.offset, length: frame.length, crcOK: frame.crcOK))
                 check(frame)
             case .skip(let offset, let count): outputs.append(.skip(offset: offset, byteCount: count))
             case .oversize(let offset, let declared): outputs.append(.oversize(offset: offset, declaredLength: declared))
@@ -74,11 +81,15 @@ struct DecoderRun {
             while index < segments.count - 1, segments[index].offset + UInt64(segments[index].range.count) <= frame.offset {
                 index += 1
             }
+            if !frame.holdsBody {
+                framesWithoutBody += 1
+                if bodyRetention == .always { fail(.droppedBodies, "frame at \(frame.offset) holds no body, though bodies are always held") }
+            }
             let segment = segments[index]
             guard frame.offset >= segment.offset,
-                  frame.offset - segment.offset + UInt64(frame.bytes.count) <= UInt64(segment.range.count)
+                  frame.offset - segment.offset + UInt64(frame.length) <= UInt64(segment.range.count)
             else {
-                fail(.frameBytes, "frame at \(frame.offset), \(frame.bytes.count) bytes, is not within captured bytes")
+                fail(.frameBytes, "frame at \(frame.offset), \(frame.length) bytes, is not within captured bytes")
                 return
             }
             let start = segment.range.lowerBound + Int(frame.offset - segment.offset)
@@ -93,6 +104,7 @@ struct DecoderRun {
 
         func checkState(after call: String, limit: Int) {
             peakBuffered = max(peakBuffered, decoder.bufferedByteCount)
+            bufferedAfterEachCall.append((decoder.bufferedByteCount, decoder.pendingByteCount))
             if decoder.bufferedByteCount > limit {
                 fail(.memory, "after \(call) at stream offset \(streamOffset): bufferedByteCount \(decoder.bufferedByteCount) > \(limit)")
             }

@@ -15,6 +15,11 @@ public struct FuzzFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case memory
         /// `streamOffset` differs from the bytes and gaps fed.
         case streamOffset
+        /// A decoder that drops bodies spanning chunks (``FrameDecoder/BodyRetention/withinChunk``)
+        /// gave outputs other than one that holds them, held more bytes after some call (or
+        /// counted other bytes pending than that one holds), or dropped a body where bodies are
+        /// always held.
+        case droppedBodies
         /// A clean stream did not decode to exactly the encoded frames.
         case roundTrip
         /// A damaged stream lost frames that follow the damage and an intact magic, or a

@@ -59,7 +59,7 @@ public final class FramedStream<Context> {
     @usableFromInline var skipOffset: UInt64 = 0
     /// Whether the stream ended and its decoder was released.
     @usableFromInline var isFinished = false
-    /// The decoder's ``FrameDecoder/bufferedByteCount`` when the engine last counted it, for
+    /// The decoder's ``FrameDecoder/pendingByteCount`` when the engine last counted it, for
     /// the total over all streams.
     @exclusivity(unchecked) @usableFromInline var countedBufferedBytes = 0
     /// Links of the ``PartialFrameQueue``: the streams whose partial frames are older and newer.

@@ -30,6 +30,13 @@ public struct FramingConfiguration: Sendable {
     /// whole). `false` emits each output as soon as it is known: a live input shows a frame the
     /// moment it completes, even before an earlier one of a stream still undecided.
     public var ordersAcrossStreams = true
+    /// Whether a frame whose bytes span several inputs is handed out whole (``FrameDecoder/BodyRetention/always``,
+    /// the default) or with its header only, its body checksummed in place and never copied
+    /// (``FrameDecoder/BodyRetention/withinChunk``): for a receiver that reads no body bytes
+    /// (`framedump decode --json --payload none` with no body view). Outputs are the same either
+    /// way: ``maxBufferedBytes`` counts a partial frame's dropped bytes as if they were held, so
+    /// its limit is reached where it would be.
+    public var bodyRetention = FrameDecoder.BodyRetention.always
 
     /// - Parameters:
     ///   - format: The format of every stream; `nil` (the default) detects each stream's.

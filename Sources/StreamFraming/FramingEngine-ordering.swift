@@ -48,8 +48,9 @@ extension FramingEngine {
             switch kind {
             case .output(.frame(let frame)):
                 // Owned bytes: a slice would keep the decoder's buffer shared, copying it on its next append.
-                self.kind = .output(.frame(Frame(offset: frame.offset, bytes: ArraySlice(Array(frame.bytes)), headerLength: frame.headerLength,
-                                                 crcOK: frame.crcOK, trailerLength: frame.trailerLength)))
+                var owned = frame
+                owned.bytes = ArraySlice(Array(frame.bytes))
+                self.kind = .output(.frame(owned))
                 cost = frame.bytes.count + FramingEngine.heldOutputOverhead
             default:
                 self.kind = kind

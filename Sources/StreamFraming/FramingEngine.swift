@@ -363,7 +363,7 @@ extension FramingEngine {
     /// decoder holds now (nothing once it is released).
     @inlinable
     mutating func countBuffered(_ stream: FramedStream<Context>, completedFrame: Bool) {
-        let held = stream.decoder?.bufferedByteCount ?? 0
+        let held = stream.decoder?.pendingByteCount ?? 0
         bufferedByteCount += held - stream.countedBufferedBytes
         stream.countedBufferedBytes = held
         if held == 0 {
@@ -525,7 +525,7 @@ extension FramingEngine {
 
     @usableFromInline func use(_ index: Int, for stream: FramedStream<Context>) {
         stream.currentFormatIndex = index
-        stream.decoder = FrameDecoder(format: usedFormats[index])
+        stream.decoder = FrameDecoder(format: usedFormats[index], bodyRetention: configuration.bodyRetention)
     }
 
     @usableFromInline mutating func register(_ format: FrameFormat) -> Int {

@@ -8,16 +8,17 @@ import TestSupport
 /// an array (framed in place when the decoder holds nothing) and through a raw buffer pointer
 /// (always appended), as captures feed it. A difference is recorded as a failed expectation.
 /// `runningChecksumMinimum`, when given, replaces the decoders' threshold for running a
-/// frame's checksum forward chunk by chunk.
+/// frame's checksum forward chunk by chunk; `bodyRetention` is the decoders'.
 func decodeAll(
     _ format: FrameFormat,
     _ chunks: [[UInt8]],
     startOffset: UInt64 = 0,
     finish: Bool = true,
-    runningChecksumMinimum: Int? = nil
+    runningChecksumMinimum: Int? = nil,
+    bodyRetention: FrameDecoder.BodyRetention = .always
 ) -> [FrameDecoderOutput] {
-    var fromArrays = FrameDecoder(format: format, startOffset: startOffset)
-    var fromPointers = FrameDecoder(format: format, startOffset: startOffset)
+    var fromArrays = FrameDecoder(format: format, startOffset: startOffset, bodyRetention: bodyRetention)
+    var fromPointers = FrameDecoder(format: format, startOffset: startOffset, bodyRetention: bodyRetention)
     if let runningChecksumMinimum {
         fromArrays.runningChecksumMinimum = runningChecksumMinimum
         fromPointers.runningChecksumMinimum = runningChecksumMinimum

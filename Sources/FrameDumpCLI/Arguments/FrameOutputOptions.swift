@@ -21,6 +21,13 @@ struct FrameOutputOptions {
     /// no `--body FIELD=VALUE:VIEW` rule matches show none.
     var bodies = BodySelection()
 
+    /// Whether what these options print reads the bytes of a frame's body: text (its dump),
+    /// `payload_hex`, a body view, or a WebSocket layer's inner frames (`--format websocket`,
+    /// `--inner`). When nothing does, a capture's framing engine hands out frames that span many
+    /// packets with their headers only (``FrameDecoder/BodyRetention/withinChunk``), their
+    /// bodies checksummed and never copied.
+    var readsFrameBodies: Bool { !json || includesPayload || bodies.showsAnyBody || webSocket != nil || detectedWebSocket.framesInner }
+
     /// `--format`, `--json`, `--payload`, `--body`, `--proto-descriptors` and `--color`, in the
     /// order help lists them.
     ///

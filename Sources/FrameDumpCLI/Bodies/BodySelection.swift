@@ -58,6 +58,9 @@ struct BodySelection {
     /// Every view, the default's and the rules'.
     private var views: [BodyView] { [defaultView] + rules.map(\.view) }
 
+    /// Whether some frame's body may be shown: a view other than `none`, by default or by a rule.
+    var showsAnyBody: Bool { views.contains { $0 != .none } }
+
     /// Loads `--proto-descriptors` and checks that every `proto:TYPE` names one of its types.
     ///
     /// - Parameter path: the descriptor set file, or `nil` when the option is not given.

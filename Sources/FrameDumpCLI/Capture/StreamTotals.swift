@@ -33,7 +33,7 @@ final class StreamTotals {
     func count(_ output: FrameDecoderOutput) {
         counts.count(output)
         guard case .frame(let frame) = output else { return }
-        frameBytes &+= UInt64(frame.bytes.count)
+        frameBytes &+= UInt64(frame.length)
         if let commandField, let format {
             commands[format.value(ofField: commandField, in: frame.header), default: 0] += 1
         }

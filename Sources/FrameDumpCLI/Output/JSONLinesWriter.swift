@@ -61,17 +61,49 @@ struct JSONLinesWriter {
     private final class Extras {
         /// The fields of the format with value names, for `names`.
         let namedFields: [NamedField]
+        /// Every named value of ``namedFields``, each field's in one run.
+        let valueNames: [ValueText]
+        /// The JSON text ``namedFields`` and ``valueNames`` point into: `"cmd":`, `"ping"`, ….
+        let text: [UInt8]
         /// How bodies are decoded into `body`; `nil` when no frame gets one (no `--body`, or
         /// `--body none`).
         let bodies: BodySelection.Resolved?
 
-        init(namedFields: [NamedField], bodies: BodySelection.Resolved?) {
+        init(format: FrameFormat, bodies: BodySelection.Resolved?) {
+            var namedFields: [NamedField] = []
+            var valueNames: [ValueText] = []
+            var text: [UInt8] = []
+            for (index, field) in format.fields.enumerated() where !field.valueNames.isEmpty {
+                let keyStart = text.count
+                JSONString.append(field.name, to: &text)
+                text.append(UInt8(ascii: ":"))
+                let namesStart = valueNames.count
+                for entry in field.valueNames {
+                    let start = text.count
+                    JSONString.append(entry.name, to: &text)
+                    valueNames.append(ValueText(value: entry.value, start: start, count: text.count - start))
+                }
+                namedFields.append(NamedField(index: index, offset: format.offset(ofField: index), width: field.width,
+                                              isBigEndian: field.byteOrder == .bigEndian, keyStart: keyStart,
+                                              keyCount: namesStart == valueNames.count ? 0 : valueNames[namesStart].start - keyStart,
+                                              names: namesStart..<valueNames.count))
+            }
             self.namedFields = namedFields
+            self.valueNames = valueNames
+            self.text = text
             self.bodies = bodies
+        }
+
+        /// The most bytes `names` takes: `,"names":{…}` with each field's key and its longest name.
+        var namesBound: Int {
+            12 + namedFields.reduce(0) { sum, field in
+                sum + 1 + field.keyCount + (valueNames[field.names].map(\.count).max() ?? 0)
+            }
         }
     }
 
-    /// A field with value names: where its value is, and its key and names as JSON text.
+    /// A field with value names: where its value is, and where its key and names are in
+    /// ``Extras/text``. Plain integers, so reading it per frame takes no reference counting.
     private struct NamedField {
         /// The field's index in the format.
         var index: Int
@@ -79,9 +111,17 @@ struct JSONLinesWriter {
         var width: Int
         var isBigEndian: Bool
         /// `"cmd":`.
-        var key: [UInt8]
-        /// Each named value with its name as a JSON string (`"ping"`).
-        var names: [(value: UInt64, json: [UInt8])]
+        var keyStart: Int
+        var keyCount: Int
+        /// The field's entries in ``Extras/valueNames``.
+        var names: Range<Int>
+    }
+
+    /// A named value and where its name, as a JSON string (`"ping"`), is in ``Extras/text``.
+    private struct ValueText {
+        var value: UInt64
+        var start: Int
+        var count: Int
     }
 
     /// One integer field: where its key is in ``keyBytes`` and its value in the header. Plain
@@ -119,30 +159,13 @@ struct JSONLinesWriter {
         }
         self.fields = fields
         self.keyBytes = keyBytes + repeatElement(0, count: ByteCursor.paddedPieceLimit)
-        let namedFields: [NamedField] = format.fields.indices.compactMap { index in
-            let field = format.fields[index]
-            guard !field.valueNames.isEmpty else { return nil }
-            var key: [UInt8] = []
-            JSONString.append(field.name, to: &key)
-            key.append(UInt8(ascii: ":"))
-            let names = field.valueNames.map { entry in
-                var json: [UInt8] = []
-                JSONString.append(entry.name, to: &json)
-                return (entry.value, json)
-            }
-            return NamedField(index: index, offset: format.offset(ofField: index), width: field.width, isBigEndian: field.byteOrder == .bigEndian,
-                              key: key, names: names)
-        }
         // The longest fixed text and numbers: `{"type":"truncated"`, `,"ts":"…"`, offset, length,
         // declared or `"fields":{…}` with a number per field, crc_ok, frame_length.
         let numbers = 4 * (16 + ByteCursor.maxDecimalDigits)
         let fieldText = 12 + keyBytes.count + fields.count * ByteCursor.maxDecimalDigits
-        extras = namedFields.isEmpty && !decodesBodies ? nil : Extras(namedFields: namedFields, bodies: decodesBodies ? resolved : nil)
-        // `,"names":{…}` with each named field's key and its longest name.
-        let nameText = 12 + namedFields.reduce(0) { sum, field in
-            sum + 1 + field.key.count + (field.names.map(\.json.count).max() ?? 0)
-        }
-        lineBound = 32 + 8 + RFC3339Timestamp.Cache.maxCount + numbers + fieldText + nameText + 32
+        let namesFields = format.fields.contains { !$0.valueNames.isEmpty }
+        extras = !namesFields && !decodesBodies ? nil : Extras(format: format, bodies: decodesBodies ? resolved : nil)
+        lineBound = 32 + 8 + RFC3339Timestamp.Cache.maxCount + numbers + fieldText + (extras?.namesBound ?? 0) + 32
     }
 
     mutating func render(_ output: FrameDecoderOutput, label: StreamLabel?, time: Timestamp?, into buffer: inout [UInt8]) {
@@ -205,11 +228,11 @@ struct JSONLinesWriter {
     /// Writes a frame's keys after `ts`; the payload hex, when asked for, goes straight to
     /// `buffer` between what `line` holds before it and the rest, written after it.
     private func appendFrame(_ frame: Frame, line: inout ByteCursor, to buffer: inout [UInt8]) {
-        let payload = frame.payload(from: payloadStart)
         line.append(",\"offset\":")
         line.appendDecimal(frame.offset)
         line.append(",\"length\":")
-        line.appendDecimal(UInt64(payload.count))
+        // Counted in the stream: a frame whose body was dropped holds no payload bytes.
+        line.appendDecimal(UInt64(frame.payloadLength(from: payloadStart)))
         line.append(",\"fields\":{")
         if hasVariableLayout {
             appendWalkedFields(frame, to: &line)
@@ -223,14 +246,14 @@ struct JSONLinesWriter {
         if includesPayload {
             line.append(",\"payload_hex\":\"")
             buffer.append(contentsOf: line.written)
-            ByteFormatting.appendHex(payload, to: &buffer)
+            ByteFormatting.appendHex(frame.payload(from: payloadStart), to: &buffer)
             line = scratch.cursor(capacity: lineBound)
             line.append(UInt8(ascii: "\""))
         }
         line.append(",\"frame_length\":")
-        line.appendDecimal(UInt64(frame.bytes.count))
+        line.appendDecimal(UInt64(frame.length))
         if let extras {
-            appendExtras(extras, frame, payload: payload, line: &line, to: &buffer)
+            appendExtras(extras, frame, line: &line, to: &buffer)
         }
         line.append("}\n")
     }
@@ -283,15 +306,15 @@ struct JSONLinesWriter {
     /// Out of line, so that the common path (no extras) stays as small as before they existed.
     @inline(never)
     private func appendExtras(
-        _ extras: Extras, _ frame: Frame, payload: ArraySlice<UInt8>,
+        _ extras: Extras, _ frame: Frame,
         line: inout ByteCursor, to buffer: inout [UInt8]
     ) {
-        if !extras.namedFields.isEmpty { appendNames(extras.namedFields, frame, to: &line) }
+        if !extras.namedFields.isEmpty { appendNames(extras, frame, to: &line) }
         if let bodies = extras.bodies {
             let view = bodies.view(forHeader: frame.header)
             if view != .none {
                 buffer.append(contentsOf: line.written)
-                BodyJSON.append(payload, view: view, schema: bodies.schema, to: &buffer)
+                BodyJSON.append(frame.payload(from: payloadStart), view: view, schema: bodies.schema, to: &buffer)
                 line = scratch.cursor(capacity: lineBound)
             }
         }
@@ -299,23 +322,27 @@ struct JSONLinesWriter {
 
     /// `,"names":{"cmd":"ping"}`: the name of each named field's value, for the fields whose
     /// value has one; nothing when none has.
-    private func appendNames(_ namedFields: [NamedField], _ frame: Frame, to line: inout ByteCursor) {
+    private func appendNames(_ extras: Extras, _ frame: Frame, to line: inout ByteCursor) {
         var wroteAny = false
-        for field in namedFields {
-            // A varint or bit field has no fixed offset: the header is walked for it.
-            // A fixed field lies at its offset in the header, the start of the frame's bytes.
-            let value = hasVariableLayout ? format.value(ofField: field.index, in: frame.header) : frame.bytes.withUnsafeBytes { bytes in
-                var value: UInt64 = 0
-                for byte in 0..<field.width {
-                    value = value &<< 8 | UInt64(bytes[field.offset &+ (field.isBigEndian ? byte : field.width &- 1 &- byte)])
+        extras.text.withUnsafeBytes { text in
+            extras.valueNames.withUnsafeBufferPointer { valueNames in
+                for field in extras.namedFields {
+                    // A varint or bit field has no fixed offset: the header is walked for it.
+                    // A fixed field lies at its offset in the header, the start of the frame's bytes.
+                    let value = hasVariableLayout ? format.value(ofField: field.index, in: frame.header) : frame.bytes.withUnsafeBytes { bytes in
+                        var value: UInt64 = 0
+                        for byte in 0..<field.width {
+                            value = value &<< 8 | UInt64(bytes[field.offset &+ (field.isBigEndian ? byte : field.width &- 1 &- byte)])
+                        }
+                        return value
+                    }
+                    guard let entry = valueNames[field.names].first(where: { $0.value == value }) else { continue }
+                    line.append(wroteAny ? "," : ",\"names\":{")
+                    wroteAny = true
+                    line.append(UnsafeRawBufferPointer(rebasing: text[field.keyStart..<field.keyStart &+ field.keyCount]))
+                    line.append(UnsafeRawBufferPointer(rebasing: text[entry.start..<entry.start &+ entry.count]))
                 }
-                return value
             }
-            guard let entry = field.names.first(where: { $0.value == value }) else { continue }
-            line.append(wroteAny ? "," : ",\"names\":{")
-            wroteAny = true
-            line.append(field.key)
-            line.append(entry.json)
         }
         if wroteAny { line.append(UInt8(ascii: "}")) }
     }
