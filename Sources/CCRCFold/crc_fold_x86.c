@@ -173,6 +173,66 @@ uint32_t crcfold_x86_vpclmul512(uint32_t crc, const uint8_t *p, size_t count, co
     return finish(x, p, count, k);
 }
 
+// The running state (crcfold_state): the bulk loops above, with their lanes kept in memory
+// between calls. `count` is a multiple of 64; a state not yet started takes its first block
+// (with the initial value in it) as the lanes, as the one-shot functions do.
+
+TARGET_PCLMUL
+void crcfold_x86_pclmul_blocks(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
+    const __m128i k512 = _mm_set_epi64x((long long)k->x479, (long long)k->x543);
+    __m128i x[4];
+    for (int lane = 0; lane < 4; lane++) x[lane] = s->started ? load128(s->lanes + 16 * lane) : load128(p + 16 * lane);
+    if (!s->started) {
+        x[0] = _mm_xor_si128(x[0], _mm_cvtsi32_si128((int)~s->crc));
+        s->started = 1;
+        p += 64;
+        count -= 64;
+    }
+    for (; count >= 64; p += 64, count -= 64) {
+        for (int lane = 0; lane < 4; lane++) x[lane] = fold128(x[lane], k512, load128(p + 16 * lane));
+    }
+    for (int lane = 0; lane < 4; lane++) _mm_storeu_si128((__m128i *)(s->lanes + 16 * lane), x[lane]);
+}
+
+TARGET_VPCLMUL512
+void crcfold_x86_vpclmul512_blocks(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
+    const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
+    __m512i z0;
+    if (s->started) {
+        z0 = load512(s->lanes);
+    } else {
+        z0 = _mm512_xor_si512(load512(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~s->crc)));
+        s->started = 1;
+        p += 64;
+        count -= 64;
+    }
+    if (count >= 256) {
+        // Four consecutive blocks in four registers, each folded 2048 bits forward, as in
+        // crcfold_x86_vpclmul512; then back to one register for the state.
+        const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x2015, (long long)k->x2079));
+        __m512i z[4] = {fold512(z0, k512, load512(p)), load512(p + 64), load512(p + 128), load512(p + 192)};
+        p += 256;
+        count -= 256;
+        for (; count >= 256; p += 256, count -= 256) {
+            for (int reg = 0; reg < 4; reg++) z[reg] = fold512(z[reg], k2048, load512(p + 64 * reg));
+        }
+        z0 = z[0];
+        for (int reg = 1; reg < 4; reg++) z0 = fold512(z0, k512, z[reg]);
+    }
+    for (; count >= 64; p += 64, count -= 64) z0 = fold512(z0, k512, load512(p));
+    _mm512_storeu_si512((void *)s->lanes, z0);
+}
+
+/// The lanes folded into one register, then the pending bytes and the reduction: the end of
+/// crcfold_x86_pclmul, once per stream. Both folding paths leave the same lanes.
+TARGET_PCLMUL
+uint32_t crcfold_x86_finish_lanes(const crcfold_state *s, const crcfold_constants *k) {
+    const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
+    __m128i x = load128(s->lanes);
+    for (int lane = 1; lane < 4; lane++) x = fold128(x, k128, load128(s->lanes + 16 * lane));
+    return finish(x, s->pending + 16, s->pending_count, k);
+}
+
 __attribute__((target("sse4.2")))
 uint32_t crcfold_x86_crc32c(uint32_t crc, const uint8_t *p, size_t count) {
     uint64_t reg = ~crc;
