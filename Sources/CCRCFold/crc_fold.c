@@ -101,56 +101,26 @@ uint32_t crcfold_update(int path, int algorithm, uint32_t crc, const void *bytes
     }
 }
 
-/// Copies fewer than 64 bytes. A loop of its own: this target calls nothing of libc, and the
-/// attribute keeps the compiler from turning the loop back into a call to memcpy.
-__attribute__((no_builtin("memcpy")))
-static void copy_short(uint8_t *to, const uint8_t *from, size_t count) {
-    for (; count >= 8; to += 8, from += 8, count -= 8) __builtin_memcpy_inline(to, from, 8);
-    for (; count > 0; count--) *to++ = *from++;
-}
-
-/// Folds `count` bytes, a multiple of 64, into the state's lanes.
-static void fold_blocks(int path, int algorithm, crcfold_state *state, const uint8_t *bytes, size_t count) {
+void crcfold_state_update(int path, int algorithm, crcfold_state *state, const void *bytes, size_t count) {
     (void)algorithm, (void)state, (void)bytes, (void)count;
     switch (path) {
 #if defined(__x86_64__)
     case CRCFOLD_VPCLMUL512:
-        crcfold_x86_vpclmul512_blocks(state, bytes, count, crcfold_constants_of(algorithm));
+        crcfold_x86_vpclmul512_state(state, bytes, count, crcfold_constants_of(algorithm));
         return;
     case CRCFOLD_PCLMUL:
         // CRC-32C folds too: a stream of segments is long, where folding beats `crc32`.
-        crcfold_x86_pclmul_blocks(state, bytes, count, crcfold_constants_of(algorithm));
+        crcfold_x86_pclmul_state(state, bytes, count, crcfold_constants_of(algorithm));
+        return;
+#endif
+#if defined(__aarch64__) && defined(__ARM_FEATURE_CRC32)
+    case CRCFOLD_ARMV8:
+        state->crc = crcfold_armv8(algorithm, state->crc, bytes, count);
         return;
 #endif
     default:
         __builtin_trap();
     }
-}
-
-void crcfold_state_update(int path, int algorithm, crcfold_state *state, const void *bytes, size_t count) {
-#if defined(__aarch64__) && defined(__ARM_FEATURE_CRC32)
-    if (path == CRCFOLD_ARMV8) {
-        state->crc = crcfold_armv8(algorithm, state->crc, bytes, count);
-        return;
-    }
-#endif
-    const uint8_t *p = bytes;
-    uint8_t *pending = state->pending + 16;
-    if (state->pending_count > 0) {
-        size_t wanted = 64 - state->pending_count;
-        size_t taken = count < wanted ? count : wanted;
-        copy_short(pending + state->pending_count, p, taken);
-        state->pending_count += (uint32_t)taken;
-        p += taken;
-        count -= taken;
-        if (state->pending_count < 64) return;
-        fold_blocks(path, algorithm, state, pending, 64);
-        state->pending_count = 0;
-    }
-    size_t whole = count & ~(size_t)63;
-    if (whole > 0) fold_blocks(path, algorithm, state, p, whole);
-    copy_short(pending, p + whole, count - whole);
-    state->pending_count = (uint32_t)(count - whole);
 }
 
 uint32_t crcfold_state_finish(int path, int algorithm, const crcfold_state *state) {

@@ -174,37 +174,86 @@ uint32_t crcfold_x86_vpclmul512(uint32_t crc, const uint8_t *p, size_t count, co
 }
 
 // The running state (crcfold_state): the bulk loops above, with their lanes kept in memory
-// between calls. `count` is a multiple of 64; a state not yet started takes its first block
-// (with the initial value in it) as the lanes, as the one-shot functions do.
+// between calls and the bytes short of a 64-byte block kept for the next call. A segment of a
+// stream costs its blocks' folds, one load and store of the lanes, and two short copies.
+
+/// Copies `count` (< 64) bytes in a few fixed-size, possibly overlapping moves: no loop (which
+/// the compiler could turn into a call to libc's memcpy) and no byte-at-a-time tail.
+static inline void copy_short(uint8_t *to, const uint8_t *from, size_t count) {
+    if (count >= 16) {
+        __builtin_memcpy_inline(to, from, 16);
+        if (count > 32) __builtin_memcpy_inline(to + 16, from + 16, 16);
+        if (count > 48) __builtin_memcpy_inline(to + 32, from + 32, 16);
+        __builtin_memcpy_inline(to + count - 16, from + count - 16, 16);
+    } else if (count >= 8) {
+        __builtin_memcpy_inline(to, from, 8);
+        __builtin_memcpy_inline(to + count - 8, from + count - 8, 8);
+    } else if (count >= 4) {
+        __builtin_memcpy_inline(to, from, 4);
+        __builtin_memcpy_inline(to + count - 4, from + count - 4, 4);
+    } else if (count > 0) {
+        to[0] = from[0];
+        to[count / 2] = from[count / 2];
+        to[count - 1] = from[count - 1];
+    }
+}
+
+/// The next whole 64-byte block of the stream: the pending bytes completed from the input, or
+/// the input's first 64 bytes; NULL when the input only adds to the pending bytes.
+static inline const uint8_t *next_block(crcfold_state *s, const uint8_t **p, size_t *count) {
+    uint8_t *pending = s->pending + 16;
+    size_t have = s->pending_count, taken = 64 - have;
+    if (*count < taken) {
+        copy_short(pending + have, *p, *count);
+        s->pending_count = (uint32_t)(have + *count);
+        return NULL;
+    }
+    const uint8_t *block = pending;
+    if (have == 0) block = *p;
+    else copy_short(pending + have, *p, taken);
+    *p += taken;
+    *count -= taken;
+    return block;
+}
+
+/// Keeps the input's last `count` (< 64) bytes for the next call.
+static inline void keep_pending(crcfold_state *s, const uint8_t *p, size_t count) {
+    copy_short(s->pending + 16, p, count);
+    s->pending_count = (uint32_t)count;
+}
 
 TARGET_PCLMUL
-void crcfold_x86_pclmul_blocks(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
+void crcfold_x86_pclmul_state(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
+    const uint8_t *block = next_block(s, &p, &count);
+    if (!block) return;
     const __m128i k512 = _mm_set_epi64x((long long)k->x479, (long long)k->x543);
     __m128i x[4];
-    for (int lane = 0; lane < 4; lane++) x[lane] = s->started ? load128(s->lanes + 16 * lane) : load128(p + 16 * lane);
-    if (!s->started) {
+    if (s->started) {
+        for (int lane = 0; lane < 4; lane++) x[lane] = fold128(load128(s->lanes + 16 * lane), k512, load128(block + 16 * lane));
+    } else {
+        // The first block, with the initial value in it, is the lanes (as in crcfold_x86_pclmul).
+        for (int lane = 0; lane < 4; lane++) x[lane] = load128(block + 16 * lane);
         x[0] = _mm_xor_si128(x[0], _mm_cvtsi32_si128((int)~s->crc));
         s->started = 1;
-        p += 64;
-        count -= 64;
     }
     for (; count >= 64; p += 64, count -= 64) {
         for (int lane = 0; lane < 4; lane++) x[lane] = fold128(x[lane], k512, load128(p + 16 * lane));
     }
     for (int lane = 0; lane < 4; lane++) _mm_storeu_si128((__m128i *)(s->lanes + 16 * lane), x[lane]);
+    keep_pending(s, p, count);
 }
 
 TARGET_VPCLMUL512
-void crcfold_x86_vpclmul512_blocks(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
+void crcfold_x86_vpclmul512_state(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
+    const uint8_t *block = next_block(s, &p, &count);
+    if (!block) return;
     const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
     __m512i z0;
     if (s->started) {
-        z0 = load512(s->lanes);
+        z0 = fold512(load512(s->lanes), k512, load512(block));
     } else {
-        z0 = _mm512_xor_si512(load512(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~s->crc)));
+        z0 = _mm512_xor_si512(load512(block), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~s->crc)));
         s->started = 1;
-        p += 64;
-        count -= 64;
     }
     if (count >= 256) {
         // Four consecutive blocks in four registers, each folded 2048 bits forward, as in
@@ -221,6 +270,7 @@ void crcfold_x86_vpclmul512_blocks(crcfold_state *s, const uint8_t *p, size_t co
     }
     for (; count >= 64; p += 64, count -= 64) z0 = fold512(z0, k512, load512(p));
     _mm512_storeu_si512((void *)s->lanes, z0);
+    keep_pending(s, p, count);
 }
 
 /// The lanes folded into one register, then the pending bytes and the reduction: the end of
