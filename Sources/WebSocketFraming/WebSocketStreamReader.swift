@@ -84,13 +84,15 @@ struct WebSocketStreamReader {
             head.append(bytes[index])
             index += 1
             let count = head.count
-            if count >= 4, head[count - 1] == 0x0A, head[count - 2] == 0x0D, head[count - 3] == 0x0A, head[count - 4] == 0x0D {
-                offset += UInt64(index)
-                return (index, true)
-            }
+            // The bound covers the head through its blank line: a head one byte over it is refused
+            // even when that byte ends it.
             if count > limits.maxHandshakeBytes {
                 offset += UInt64(bytes.count)
                 return nil
+            }
+            if count >= 4, head[count - 1] == 0x0A, head[count - 2] == 0x0D, head[count - 3] == 0x0A, head[count - 4] == 0x0D {
+                offset += UInt64(index)
+                return (index, true)
             }
         }
         offset += UInt64(index)

@@ -20,6 +20,21 @@ import Testing
         #expect(result.stdout == (try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(Self.fixture.expectedPath("jsonl")), encoding: .utf8)))
     }
 
+    /// A key log behind many lines that are not one (a file given by mistake, a log with garbage
+    /// in front): the first 20 are warnings, the rest one count, and the keys are still used.
+    @Test func manyUnusedLinesAreCountedAfterTheFirstWarnings() throws {
+        let keys = try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(Self.fixture.keyLogPath), encoding: .utf8)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-keys-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try ((0..<100).map { "BOGUS_\($0) x y\n" }.joined() + keys).write(to: file, atomically: true, encoding: .utf8)
+        let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", "--tls-keylog", file.path, Self.fixture.path])
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains(file.path) }
+        #expect(lines.count == 21, "\(result.stderr)")
+        #expect(lines.last == "framedump: \(file.path): 80 more lines not used (100 in all; the first 20 are shown)")
+        #expect(try JSONLines.parse(result.stdout).filter { $0["type"] as? String == "frame" }.count == 14)
+    }
+
     /// Keys of other connections: the connection is reported, its bytes counted, exit 2.
     @Test func keysOfOtherConnectionsAreReportedNotGuessed() throws {
         let other = CaptureFixture(file: "tls12-aes128gcm.pcap", in: CaptureFixture.tlsDirectory)

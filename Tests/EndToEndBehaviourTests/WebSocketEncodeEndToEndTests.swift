@@ -173,6 +173,9 @@ import Testing
         ([#"{"inner":{}}"#], ["--output", "hex"], 2, "<stdin>:1: \"inner\" needs --inner FORMAT"),
         ([#"{"mask":4294967296}"#], ["--output", "hex"], 2, "<stdin>:1: expected \"mask\" to be an integer 0...4294967295"),
         ([#"{"opcode":"ping","fragments":2}"#], ["--output", "hex"], 2, "<stdin>:1: \"fragments\" cuts a data frame; a control frame is never fragmented"),
+        // The range named is the one the key takes, whichever side the value is off.
+        ([#"{"fragments":0}"#], ["--output", "hex"], 2, "<stdin>:1: expected \"fragments\" to be an integer 1...65535"),
+        ([#"{"fragments":65536}"#], ["--output", "hex"], 2, "<stdin>:1: expected \"fragments\" to be an integer 1...65535"),
         ([#"{}"#], ["--deflate", "--no-upgrade", "--output", "hex"], 1, "--deflate needs the Upgrade"),
         ([#"{}"#], ["--field", "cmd=1", "--output", "hex"], 1, "--field describes a frame of a layout"),
     ])

@@ -363,6 +363,20 @@ import Testing
         #expect(frames.map { $0["payload_hex"] as? String } == ["6869"])
         #expect(frames.first?["offset"] as? Int == request.count)
 
+        // The bound is the head's length through its blank line, exactly.
+        #expect(try Self.decode(path, ["--max-upgrade-head", "\(request.count)"]).status == 0)
+        let (under, underRecords) = try Self.decode(path, ["--max-upgrade-head", "\(request.count - 1)"])
+        #expect(under == 2)
+        #expect(underRecords.first { $0["type"] as? String == "ws_error" }?["limit"] as? Int == request.count - 1)
+
+        // A lowered limit still lets detection find the Upgrade (it waits for 16 KiB at least):
+        // the head is then the layer's head_too_long, not a connection of another protocol.
+        let short = try Self.capture([(true, Self.request), (false, Self.response), (true, frame)])
+        let lowered = try FrameDumpProcess.run(["decode", "--json", "--max-upgrade-head", "100", short])
+        #expect(lowered.status == 2)
+        #expect(lowered.stderr.contains("detected WebSocket"), "\(lowered.stderr)")
+        #expect(try JSONLines.parse(lowered.stdout).first { $0["type"] as? String == "ws_error" }?["reason"] as? String == "head_too_long")
+
         // Detection waits for a head as long as the option allows, so the connection is found.
         let detected = try FrameDumpProcess.run(["decode", "--json", "--max-upgrade-head", "32K", path])
         #expect(detected.status == 0, "\(detected.stderr)")
@@ -373,6 +387,7 @@ import Testing
     /// The layer reads captured connections: a hex dump, a live command and `--inner` alone are usage errors.
     @Test(arguments: [
         (["decode", "--format", "websocket", "-"], "not to a hex dump"),
+        (["decode", "--inner", "h12", "-"], "--inner applies only to captures' WebSocket connections (decode, capture), not to a hex dump"),
         (["listen", "--format", "websocket", "127.0.0.1:0"], "not to a live command"),
         (["decode", "--format", "h12", "--inner", "h12", "Fixtures/websocket/ws-h12.pcap"], "--inner applies only with --format websocket, or without --format"),
         (["decode", "--format", "websocket", "--inner", "len:u9", "Fixtures/websocket/ws-h12.pcap"], "invalid --inner at column"),

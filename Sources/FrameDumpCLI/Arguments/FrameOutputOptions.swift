@@ -101,9 +101,10 @@ struct FrameOutputOptions {
     /// Refuses `--format websocket` where it does not apply: it is a layer of captured connections.
     ///
     /// - Parameter command: The command, for the message.
-    /// - Throws: ``UsageError`` when `--format websocket` was given.
+    /// - Throws: ``UsageError`` when `--format websocket` or `--inner` was given.
     func refuseWebSocket(in command: String) throws(UsageError) {
         if webSocket != nil { throw UsageError("--format websocket applies only to captures (decode, capture), not to \(command)") }
+        if detectedWebSocket.framesInner { throw UsageError("--inner applies only to captures' WebSocket connections (decode, capture), not to \(command)") }
     }
 
     /// The text style for human output to `context`'s standard output.

@@ -91,8 +91,7 @@ struct WebSocketFrameLine: Equatable {
             if case .null = mask { frame.mask = .some(nil) } else { frame.mask = .some(try number(mask, "mask", max: UInt64(UInt32.max)).map(UInt32.init)) }
         }
         if let fragments = value["fragments"] {
-            frame.fragments = Int(try number(fragments, "fragments", max: 0xFFFF)!)
-            guard frame.fragments >= 1 else { throw .init(message: "expected \"fragments\" to be an integer 1...65535") }
+            frame.fragments = Int(try number(fragments, "fragments", min: 1, max: 0xFFFF)!)
             guard frame.fragments == 1 || !frame.opcode.isControl else {
                 throw .init(message: "\"fragments\" cuts a data frame; a control frame is never fragmented (RFC 6455 §5.5)")
             }
@@ -148,15 +147,16 @@ struct WebSocketFrameLine: Equatable {
         }
     }
 
-    /// A non-negative integer up to `max`, as a number or a `"0x…"` string.
-    private static func number(_ value: JSONValue, _ key: String, max: UInt64) throws(FrameSpecLine.ParseError) -> UInt64? {
+    /// An integer from `min` to `max`, as a number or a `"0x…"` string; out of range, the error
+    /// names the range the key takes.
+    private static func number(_ value: JSONValue, _ key: String, min: UInt64 = 0, max: UInt64) throws(FrameSpecLine.ParseError) -> UInt64? {
         let parsed: UInt64? = switch value {
         case .number(let text) where text.first != "-": UInt64(text)
         case .string(let text) where text.value.hasPrefix("0x") || text.value.hasPrefix("0X"): UInt64(text.value.dropFirst(2), radix: 16)
         default: nil
         }
-        guard let parsed, parsed <= max else {
-            throw .init(message: "expected \"\(key)\" to be an integer 0...\(max), decimal or \"0x\" hex")
+        guard let parsed, parsed >= min, parsed <= max else {
+            throw .init(message: "expected \"\(key)\" to be an integer \(min)...\(max), decimal or \"0x\" hex")
         }
         return parsed
     }

@@ -14,6 +14,13 @@ final class KeyLogFile: TLSKeyProvider {
     private let followsGrowth: Bool
     /// The buffer each read fills, made at the first.
     private var step: [UInt8] = []
+    /// Lines not used so far, each source's; the first ``shownWarnings`` of them are written,
+    /// the rest counted in one line when a read ends (``sayHidden(_:)``).
+    private var warningCounts: [String: Int] = [:]
+    private var saidHidden: [String: Int] = [:]
+    /// Warnings written per source: a file that is not a key log (a capture given by mistake)
+    /// would otherwise write a line of standard error for each of its lines.
+    static let shownWarnings = 20
 
     /// Reads the key log at `path`.
     ///
@@ -49,6 +56,7 @@ final class KeyLogFile: TLSKeyProvider {
     /// Adds a key log held in the capture itself (a pcapng Decryption Secrets Block).
     func add(embedded text: [UInt8], source: String) {
         report(log.add(text, isComplete: true), source: source)
+        sayHidden(source)
     }
 
     /// How many client randoms have secrets.
@@ -72,21 +80,33 @@ final class KeyLogFile: TLSKeyProvider {
     /// (a device such as /dev/zero ends there too).
     private func readMore(isComplete: Bool) throws(CommandFailure) {
         if step.isEmpty { step = [UInt8](repeating: 0, count: 64 * 1024) }
-        while log.overlongLine == nil {
+        reading: while log.overlongLine == nil {
             let result = step.withUnsafeMutableBytes { FileDescriptorIO.readSome(fileDescriptor, into: $0) }
             switch result {
             case .success(let count):
                 report(log.add(step.prefix(count), isComplete: isComplete && count == 0), source: path!)
-                if count == 0 { return }
+                if count == 0 { break reading }
             case .failure(let error):
                 throw CommandFailure(message: "framedump: cannot read the TLS key log \(path!): \(error.text)", status: .badInput)
             }
         }
+        sayHidden(path!)
     }
 
     private func report(_ warnings: [TLSKeyLog.Warning], source: String) {
-        for warning in warnings {
+        guard !warnings.isEmpty else { return }
+        let before = warningCounts[source, default: 0]
+        warningCounts[source] = before + warnings.count
+        for warning in warnings.prefix(max(Self.shownWarnings - before, 0)) {
             StandardError.writeLine("framedump: \(source): \(String(describing: warning).terminalSafe); the line is not used")
         }
+    }
+
+    /// Says how many of `source`'s unused lines were not shown since it last said so.
+    private func sayHidden(_ source: String) {
+        let hidden = max(warningCounts[source, default: 0] - Self.shownWarnings, 0)
+        guard hidden > saidHidden[source, default: 0] else { return }
+        saidHidden[source] = hidden
+        StandardError.writeLine("framedump: \(source): \(hidden) more lines not used (\(warningCounts[source]!) in all; the first \(Self.shownWarnings) are shown)")
     }
 }

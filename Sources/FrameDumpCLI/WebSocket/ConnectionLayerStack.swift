@@ -24,7 +24,9 @@ final class ConnectionLayerStack {
         self.tls = tls
         self.settings = settings
         if detects {
-            detection = WebSocketDetection(maxHeldBytes: settings?.limits.maxHandshakeBytes ?? WebSocketDetection.defaultMaxHeldBytes)
+            // At least the default, so that a head over a lowered limit is still found, and is
+            // the layer's head_too_long rather than a connection taken for another protocol.
+            detection = WebSocketDetection(maxHeldBytes: max(settings?.limits.maxHandshakeBytes ?? 0, WebSocketDetection.defaultMaxHeldBytes))
         } else {
             webSocket = settings?.makeLayer()
         }
