@@ -143,28 +143,37 @@ static inline TARGET_VPCLMUL512 __m512i load512(const uint8_t *p) {
     return _mm512_loadu_si512((const void *)p);
 }
 
+/// Folds the whole 64-byte blocks at `*p` onto `z0`, the block just before them, and moves
+/// `*p` and `*count` past them: while 256 bytes or more remain, in four registers of four
+/// 128-bit lanes each, every lane folded 2048 bits forward, then back in one register.
+static inline TARGET_VPCLMUL512 __m512i fold_blocks512(__m512i z0, const uint8_t **bytes, size_t *remaining, const crcfold_constants *k) {
+    const uint8_t *p = *bytes;
+    size_t count = *remaining;
+    const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
+    if (count >= 256) {
+        const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x2015, (long long)k->x2079));
+        __m512i z[4] = {fold512(z0, k512, load512(p)), load512(p + 64), load512(p + 128), load512(p + 192)};
+        p += 256;
+        count -= 256;
+        for (; count >= 256; p += 256, count -= 256) {
+            for (int reg = 0; reg < 4; reg++) z[reg] = fold512(z[reg], k2048, load512(p + 64 * reg));
+        }
+        z0 = z[0];
+        for (int reg = 1; reg < 4; reg++) z0 = fold512(z0, k512, z[reg]);
+    }
+    for (; count >= 64; p += 64, count -= 64) z0 = fold512(z0, k512, load512(p));
+    *bytes = p;
+    *remaining = count;
+    return z0;
+}
+
 TARGET_VPCLMUL512
 uint32_t crcfold_x86_vpclmul512(uint32_t crc, const uint8_t *p, size_t count, const crcfold_constants *k) {
     if (count < CRCFOLD_X86_WIDE_MIN) return crcfold_x86_pclmul(crc, p, count, k);
-    // Four 64-byte registers of four 128-bit lanes each, every lane folded 2048 bits forward.
-    __m512i z[4] = {
-        _mm512_xor_si512(load512(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~crc))),
-        load512(p + 64), load512(p + 128), load512(p + 192),
-    };
-    p += 256;
-    count -= 256;
-    const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x2015, (long long)k->x2079));
-    for (; count >= 256; p += 256, count -= 256) {
-        for (int reg = 0; reg < 4; reg++) z[reg] = fold512(z[reg], k2048, load512(p + 64 * reg));
-    }
-    const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
-    __m512i z0 = z[0];
-    for (int reg = 1; reg < 4; reg++) z0 = fold512(z0, k512, z[reg]);
-    while (count >= 64) {
-        z0 = fold512(z0, k512, load512(p));
-        p += 64;
-        count -= 64;
-    }
+    __m512i z0 = _mm512_xor_si512(load512(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~crc)));
+    p += 64;
+    count -= 64;
+    z0 = fold_blocks512(z0, &p, &count, k);
     const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
     __m128i x = _mm512_extracti32x4_epi32(z0, 0);
     x = fold128(x, k128, _mm512_extracti32x4_epi32(z0, 1));
@@ -247,28 +256,15 @@ TARGET_VPCLMUL512
 void crcfold_x86_vpclmul512_state(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
     const uint8_t *block = next_block(s, &p, &count);
     if (!block) return;
-    const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
     __m512i z0;
     if (s->started) {
+        const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
         z0 = fold512(load512(s->lanes), k512, load512(block));
     } else {
         z0 = _mm512_xor_si512(load512(block), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~s->crc)));
         s->started = 1;
     }
-    if (count >= 256) {
-        // Four consecutive blocks in four registers, each folded 2048 bits forward, as in
-        // crcfold_x86_vpclmul512; then back to one register for the state.
-        const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x2015, (long long)k->x2079));
-        __m512i z[4] = {fold512(z0, k512, load512(p)), load512(p + 64), load512(p + 128), load512(p + 192)};
-        p += 256;
-        count -= 256;
-        for (; count >= 256; p += 256, count -= 256) {
-            for (int reg = 0; reg < 4; reg++) z[reg] = fold512(z[reg], k2048, load512(p + 64 * reg));
-        }
-        z0 = z[0];
-        for (int reg = 1; reg < 4; reg++) z0 = fold512(z0, k512, z[reg]);
-    }
-    for (; count >= 64; p += 64, count -= 64) z0 = fold512(z0, k512, load512(p));
+    z0 = fold_blocks512(z0, &p, &count, k);
     _mm512_storeu_si512((void *)s->lanes, z0);
     keep_pending(s, p, count);
 }
