@@ -100,3 +100,35 @@ uint32_t crcfold_update(int path, int algorithm, uint32_t crc, const void *bytes
         __builtin_trap();
     }
 }
+
+void crcfold_state_update(int path, int algorithm, crcfold_state *state, const void *bytes, size_t count) {
+    (void)algorithm, (void)state, (void)bytes, (void)count;
+    switch (path) {
+#if defined(__x86_64__)
+    case CRCFOLD_VPCLMUL512:
+        crcfold_x86_vpclmul512_state(state, bytes, count, crcfold_constants_of(algorithm));
+        return;
+    case CRCFOLD_PCLMUL:
+        // CRC-32C folds too: a stream of segments is long, where folding beats `crc32`.
+        crcfold_x86_pclmul_state(state, bytes, count, crcfold_constants_of(algorithm));
+        return;
+#endif
+#if defined(__aarch64__) && defined(__ARM_FEATURE_CRC32)
+    case CRCFOLD_ARMV8:
+        state->crc = crcfold_armv8(algorithm, state->crc, bytes, count);
+        return;
+#endif
+    default:
+        __builtin_trap();
+    }
+}
+
+uint32_t crcfold_state_finish(int path, int algorithm, const crcfold_state *state) {
+    // Fewer than 64 bytes in all (or the ARMv8 path, where nothing is pending): a plain CRC.
+    if (!state->started) return crcfold_update(path, algorithm, state->crc, state->pending + 16, state->pending_count);
+#if defined(__x86_64__)
+    return crcfold_x86_finish_lanes(state, crcfold_constants_of(algorithm));
+#else
+    __builtin_trap();
+#endif
+}

@@ -15,6 +15,9 @@
 uint32_t crcfold_x86_pclmul(uint32_t crc, const uint8_t *bytes, size_t count, const crcfold_constants *k);
 uint32_t crcfold_x86_vpclmul512(uint32_t crc, const uint8_t *bytes, size_t count, const crcfold_constants *k);
 uint32_t crcfold_x86_crc32c(uint32_t crc, const uint8_t *bytes, size_t count);
+void crcfold_x86_pclmul_state(crcfold_state *state, const uint8_t *bytes, size_t count, const crcfold_constants *k);
+void crcfold_x86_vpclmul512_state(crcfold_state *state, const uint8_t *bytes, size_t count, const crcfold_constants *k);
+uint32_t crcfold_x86_finish_lanes(const crcfold_state *state, const crcfold_constants *k);
 #endif
 
 #if defined(__aarch64__) && defined(__ARM_FEATURE_CRC32)

@@ -143,34 +143,140 @@ static inline TARGET_VPCLMUL512 __m512i load512(const uint8_t *p) {
     return _mm512_loadu_si512((const void *)p);
 }
 
+/// Folds the whole 64-byte blocks at `*p` onto `z0`, the block just before them, and moves
+/// `*p` and `*count` past them: while 256 bytes or more remain, in four registers of four
+/// 128-bit lanes each, every lane folded 2048 bits forward, then back in one register.
+static inline TARGET_VPCLMUL512 __m512i fold_blocks512(__m512i z0, const uint8_t **bytes, size_t *remaining, const crcfold_constants *k) {
+    const uint8_t *p = *bytes;
+    size_t count = *remaining;
+    const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
+    if (count >= 256) {
+        const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x2015, (long long)k->x2079));
+        __m512i z[4] = {fold512(z0, k512, load512(p)), load512(p + 64), load512(p + 128), load512(p + 192)};
+        p += 256;
+        count -= 256;
+        for (; count >= 256; p += 256, count -= 256) {
+            for (int reg = 0; reg < 4; reg++) z[reg] = fold512(z[reg], k2048, load512(p + 64 * reg));
+        }
+        z0 = z[0];
+        for (int reg = 1; reg < 4; reg++) z0 = fold512(z0, k512, z[reg]);
+    }
+    for (; count >= 64; p += 64, count -= 64) z0 = fold512(z0, k512, load512(p));
+    *bytes = p;
+    *remaining = count;
+    return z0;
+}
+
 TARGET_VPCLMUL512
 uint32_t crcfold_x86_vpclmul512(uint32_t crc, const uint8_t *p, size_t count, const crcfold_constants *k) {
     if (count < CRCFOLD_X86_WIDE_MIN) return crcfold_x86_pclmul(crc, p, count, k);
-    // Four 64-byte registers of four 128-bit lanes each, every lane folded 2048 bits forward.
-    __m512i z[4] = {
-        _mm512_xor_si512(load512(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~crc))),
-        load512(p + 64), load512(p + 128), load512(p + 192),
-    };
-    p += 256;
-    count -= 256;
-    const __m512i k2048 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x2015, (long long)k->x2079));
-    for (; count >= 256; p += 256, count -= 256) {
-        for (int reg = 0; reg < 4; reg++) z[reg] = fold512(z[reg], k2048, load512(p + 64 * reg));
-    }
-    const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
-    __m512i z0 = z[0];
-    for (int reg = 1; reg < 4; reg++) z0 = fold512(z0, k512, z[reg]);
-    while (count >= 64) {
-        z0 = fold512(z0, k512, load512(p));
-        p += 64;
-        count -= 64;
-    }
+    __m512i z0 = _mm512_xor_si512(load512(p), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~crc)));
+    p += 64;
+    count -= 64;
+    z0 = fold_blocks512(z0, &p, &count, k);
     const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
     __m128i x = _mm512_extracti32x4_epi32(z0, 0);
     x = fold128(x, k128, _mm512_extracti32x4_epi32(z0, 1));
     x = fold128(x, k128, _mm512_extracti32x4_epi32(z0, 2));
     x = fold128(x, k128, _mm512_extracti32x4_epi32(z0, 3));
     return finish(x, p, count, k);
+}
+
+// The running state (crcfold_state): the bulk loops above, with their lanes kept in memory
+// between calls and the bytes short of a 64-byte block kept for the next call. A segment of a
+// stream costs its blocks' folds, one load and store of the lanes, and two short copies.
+
+/// Copies `count` (< 64) bytes in a few fixed-size, possibly overlapping moves: no loop (which
+/// the compiler could turn into a call to libc's memcpy) and no byte-at-a-time tail.
+static inline void copy_short(uint8_t *to, const uint8_t *from, size_t count) {
+    if (count >= 16) {
+        __builtin_memcpy_inline(to, from, 16);
+        if (count > 32) __builtin_memcpy_inline(to + 16, from + 16, 16);
+        if (count > 48) __builtin_memcpy_inline(to + 32, from + 32, 16);
+        __builtin_memcpy_inline(to + count - 16, from + count - 16, 16);
+    } else if (count >= 8) {
+        __builtin_memcpy_inline(to, from, 8);
+        __builtin_memcpy_inline(to + count - 8, from + count - 8, 8);
+    } else if (count >= 4) {
+        __builtin_memcpy_inline(to, from, 4);
+        __builtin_memcpy_inline(to + count - 4, from + count - 4, 4);
+    } else if (count > 0) {
+        to[0] = from[0];
+        to[count / 2] = from[count / 2];
+        to[count - 1] = from[count - 1];
+    }
+}
+
+/// The next whole 64-byte block of the stream: the pending bytes completed from the input, or
+/// the input's first 64 bytes; NULL when the input only adds to the pending bytes.
+static inline const uint8_t *next_block(crcfold_state *s, const uint8_t **p, size_t *count) {
+    uint8_t *pending = s->pending + 16;
+    size_t have = s->pending_count, taken = 64 - have;
+    if (*count < taken) {
+        copy_short(pending + have, *p, *count);
+        s->pending_count = (uint32_t)(have + *count);
+        return NULL;
+    }
+    const uint8_t *block = pending;
+    if (have == 0) block = *p;
+    else copy_short(pending + have, *p, taken);
+    *p += taken;
+    *count -= taken;
+    return block;
+}
+
+/// Keeps the input's last `count` (< 64) bytes for the next call.
+static inline void keep_pending(crcfold_state *s, const uint8_t *p, size_t count) {
+    copy_short(s->pending + 16, p, count);
+    s->pending_count = (uint32_t)count;
+}
+
+TARGET_PCLMUL
+void crcfold_x86_pclmul_state(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
+    const uint8_t *block = next_block(s, &p, &count);
+    if (!block) return;
+    const __m128i k512 = _mm_set_epi64x((long long)k->x479, (long long)k->x543);
+    __m128i x[4];
+    if (s->started) {
+        for (int lane = 0; lane < 4; lane++) x[lane] = fold128(load128(s->lanes + 16 * lane), k512, load128(block + 16 * lane));
+    } else {
+        // The first block, with the initial value in it, is the lanes (as in crcfold_x86_pclmul).
+        for (int lane = 0; lane < 4; lane++) x[lane] = load128(block + 16 * lane);
+        x[0] = _mm_xor_si128(x[0], _mm_cvtsi32_si128((int)~s->crc));
+        s->started = 1;
+    }
+    for (; count >= 64; p += 64, count -= 64) {
+        for (int lane = 0; lane < 4; lane++) x[lane] = fold128(x[lane], k512, load128(p + 16 * lane));
+    }
+    for (int lane = 0; lane < 4; lane++) _mm_storeu_si128((__m128i *)(s->lanes + 16 * lane), x[lane]);
+    keep_pending(s, p, count);
+}
+
+TARGET_VPCLMUL512
+void crcfold_x86_vpclmul512_state(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
+    const uint8_t *block = next_block(s, &p, &count);
+    if (!block) return;
+    __m512i z0;
+    if (s->started) {
+        const __m512i k512 = _mm512_broadcast_i32x4(_mm_set_epi64x((long long)k->x479, (long long)k->x543));
+        z0 = fold512(load512(s->lanes), k512, load512(block));
+    } else {
+        z0 = _mm512_xor_si512(load512(block), _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)~s->crc)));
+        s->started = 1;
+    }
+    z0 = fold_blocks512(z0, &p, &count, k);
+    _mm512_storeu_si512((void *)s->lanes, z0);
+    keep_pending(s, p, count);
+}
+
+/// The lanes folded into one register, then the pending bytes and the reduction: the end of
+/// crcfold_x86_pclmul, once per stream. Both folding paths leave the same lanes.
+TARGET_PCLMUL
+uint32_t crcfold_x86_finish_lanes(const crcfold_state *s, const crcfold_constants *k) {
+    const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
+    __m128i x = load128(s->lanes);
+    for (int lane = 1; lane < 4; lane++) x = fold128(x, k128, load128(s->lanes + 16 * lane));
+    return finish(x, s->pending + 16, s->pending_count, k);
 }
 
 __attribute__((target("sse4.2")))

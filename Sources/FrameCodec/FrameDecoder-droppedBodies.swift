@@ -13,7 +13,8 @@
 ///
 /// Only a frame that still misses many bytes when its header is read is dropped: one that
 /// spans two or three segments costs fewer instructions copied and checksummed once than
-/// checksummed piece by piece (each checksum call has a fixed cost; docs/performance.md).
+/// checksummed piece by piece (the running checksum's start and finish, and each chunk's
+/// update, have a fixed cost; docs/performance.md).
 extension FrameDecoder {
     /// Whether a ``FrameDecoder`` hands out every frame whole, or drops the bodies it would
     /// otherwise have to assemble from many chunks.
@@ -84,9 +85,7 @@ extension FrameDecoder {
     ///   caller decodes as usual.
     mutating func continueDroppedBody(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows -> Bool {
         let taken = Swift.min(chunk.count, bytesAwaited)
-        if let checksum = layout.checksum {
-            runningChecksum = checksum.tables.update(runningChecksum, UnsafeRawBufferPointer(rebasing: chunk[..<taken]))
-        }
+        if layout.checksum != nil { runningChecksum.update(UnsafeRawBufferPointer(rebasing: chunk[..<taken])) }
         droppedByteCount &+= taken
         bytesAwaited &-= taken
         guard bytesAwaited == 0 else { return false }
@@ -100,7 +99,7 @@ extension FrameDecoder {
         UnsafeRawBufferPointer(rebasing: chunk[taken...]).withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
         bufferOffset &+= UInt64(droppedByteCount)
         let frame = Frame(offset: offset, header: buffer[headerStart..<headerEnd], droppedByteCount: droppedByteCount,
-                          crcOK: layout.checksum.map { _ in UInt64(runningChecksum) == droppingStoredChecksum })
+                          crcOK: layout.checksum.map { _ in UInt64(runningChecksum.finish()) == droppingStoredChecksum })
         readIndex = headerEnd
         droppingHeaderLength = 0
         droppedByteCount = 0

@@ -46,7 +46,7 @@ extension FrameDecoder {
                     let drops = dropsBody(available: available, headerLength: headerLength)
                     if let checksum = layout.checksum, drops || bytesAwaited >= runningChecksumMinimum {
                         startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksumOffset,
-                                                           headerLength: headerLength), count: available, at: position)
+                                                           headerLength: headerLength), checksum.tables, count: available, at: position)
                     }
                     if drops { startDroppingBody(header, available: available, headerLength: headerLength, checksumOffset: checksumOffset) }
                     return

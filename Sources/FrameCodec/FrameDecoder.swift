@@ -105,8 +105,9 @@ public struct FrameDecoder: Sendable {
     /// The checksum of the awaited frame's first ``checksummedCount`` bytes (the checksum field
     /// counted as the coverage says), carried forward over each chunk as it arrives: a frame
     /// that spans many segments is checksummed while each segment is in cache, and its
-    /// completion checksums only the bytes the last chunk brought.
-    var runningChecksum: UInt32 = 0
+    /// completion checksums only the bytes the last chunk brought. Reduced once, when the frame
+    /// completes (``CRC32/Running``), so a segment costs little more than the CRC of its bytes.
+    var runningChecksum = CRC32.Running()
     /// Bytes of the frame at ``runningChecksumOffset`` that ``runningChecksum`` covers; 0 when
     /// no checksum is running.
     var checksummedCount = 0
@@ -179,7 +180,7 @@ public struct FrameDecoder: Sendable {
                 // Body only, the common case: checksummed where it lies, nothing kept.
                 bytesAwaited &-= chunk.count
                 droppedByteCount &+= chunk.count
-                if let checksum = layout.checksum { runningChecksum = checksum.tables.update(runningChecksum, chunk) }
+                if layout.checksum != nil { runningChecksum.update(chunk) }
                 return
             }
             guard try continueDroppedBody(chunk, receive) else { return }
@@ -189,8 +190,8 @@ public struct FrameDecoder: Sendable {
             if !undelivered.isEmpty { try deliverUndelivered(receive) }
             if bytesAwaited > chunk.count {
                 bytesAwaited &-= chunk.count
-                if checksummedCount > 0, let checksum = layout.checksum {
-                    runningChecksum = checksum.tables.update(runningChecksum, chunk)
+                if checksummedCount > 0, layout.checksum != nil {
+                    runningChecksum.update(chunk)
                     checksummedCount &+= chunk.count
                 }
                 return
@@ -381,7 +382,7 @@ public struct FrameDecoder: Sendable {
                 let drops = dropsBody(available: available, headerLength: layout.headerLength)
                 if let checksum = layout.checksum, drops || bytesAwaited >= runningChecksumMinimum {
                     startRunningChecksum(Self.checksum(header, count: available, checksum, fieldOffset: checksum.offset,
-                                                       headerLength: layout.headerLength), count: available, at: position)
+                                                       headerLength: layout.headerLength), checksum.tables, count: available, at: position)
                 }
                 if drops { startDroppingBody(header, available: available, headerLength: layout.headerLength, checksumOffset: layout.checksum?.offset) }
                 return
@@ -550,11 +551,11 @@ public struct FrameDecoder: Sendable {
         return UInt64(crc) == stored
     }
 
-    /// Starts the running checksum of the awaited frame at `position`: `crc` of its first
-    /// `count` bytes (its whole header among them).
+    /// Starts the running checksum of the awaited frame at `position`: `crc` (of `tables`'
+    /// polynomial) of its first `count` bytes (its whole header among them).
     @inline(__always)
-    mutating func startRunningChecksum(_ crc: UInt32, count: Int, at position: Int) {
-        runningChecksum = crc
+    mutating func startRunningChecksum(_ crc: UInt32, _ tables: CRC32Tables, count: Int, at position: Int) {
+        runningChecksum = CRC32.Running(tables, continuing: crc)
         checksummedCount = count
         runningChecksumOffset = absoluteOffset(position)
     }
@@ -565,7 +566,7 @@ public struct FrameDecoder: Sendable {
     mutating func takeRunningChecksum(at position: Int) -> (crc: UInt32, count: Int)? {
         guard checksummedCount > 0, runningChecksumOffset == absoluteOffset(position) else { return nil }
         defer { checksummedCount = 0 }
-        return (runningChecksum, checksummedCount)
+        return (runningChecksum.finish(), checksummedCount)
     }
 
     /// The checksum of a frame's first `count` bytes (at least its header), as the field's

@@ -217,6 +217,45 @@ private let pathsAndAlgorithms = CRC32Acceleration.supported.flatMap { path in
         }
     }
 
+    /// ``CRC32/Running`` on each path, forced: every length 0...4096 (the start cycling through
+    /// alignments 0...63) cut at random points into 1...20 updates, empty and 1-byte ones among
+    /// them, finished after every update (finishing does not end the state) and checked against
+    /// the bitwise CRC of the bytes so far. Begins from a finished CRC of 5 bytes half the time,
+    /// as the decoder's running checksum begins from its header's.
+    @Test(arguments: pathsAndAlgorithms)
+    func runningStateOverRandomSplitsMatchesTheDefinition(path: CRC32Acceleration, algorithm: ChecksumAlgorithm) {
+        let best = CRC32Acceleration.selected
+        CRC32Acceleration.selected = path
+        defer { CRC32Acceleration.selected = best }
+        var random = FuzzRandom(seed: 0x5EED_0000 | UInt64(path.rawValue))
+        let data = random.bytes(4096 + 64)
+        let prefix = random.bytes(5)
+        let tables = CRC32Tables.for(algorithm)
+        let plain = (0..<64).map { referencePrefixCRCs(data[$0..<$0 + 4096], algorithm) }
+        let continued = (0..<64).map { referencePrefixCRCs(prefix + data[$0..<$0 + 4096], algorithm) }
+        data.withUnsafeBytes { bytes in
+            for length in 0...4096 {
+                let start = length % 64
+                let continuing = length % 2 == 1
+                var cuts = (1..<Int.random(in: 1...20, using: &random)).map { _ in Int.random(in: 0...length, using: &random) }
+                if length > 0 {
+                    let single = Int.random(in: 0..<length, using: &random)
+                    cuts += [single, single + 1]
+                }
+                cuts.sort()
+                var running = CRC32.Running(tables, continuing: continuing ? referenceCRC(prefix, algorithm) : 0)
+                var position = 0
+                for cut in cuts + [length] {
+                    running.update(UnsafeRawBufferPointer(rebasing: bytes[start + position..<start + cut]))
+                    position = cut
+                    let expected = continuing ? continued[start][5 + position] : plain[start][position]
+                    #expect(running.finish() == expected, "\(path), \(algorithm), bytes \(start)..<\(start + position) of \(length), cuts \(cuts)")
+                }
+            }
+        }
+        #expect(CRC32Acceleration.selected == path)
+    }
+
     /// The public API on every path, forced in turn, the portable one included; and switching
     /// back leaves the best path selected.
     @Test func publicAPITakesTheSelectedPath() {

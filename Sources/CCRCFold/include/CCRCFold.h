@@ -52,6 +52,35 @@ static inline int crcfold_path(void) {
 /// CRCFOLD_PORTABLE. Any length and alignment; reads only the `count` bytes.
 uint32_t crcfold_update(int path, int algorithm, uint32_t crc, const void *bytes, size_t count);
 
+/// A CRC carried across calls and reduced once, at the end: a frame that arrives in many
+/// segments folds each segment's whole 64-byte blocks into four 128-bit lanes (the same lanes
+/// on the 128- and 512-bit paths, one 512-bit register holding all four) and keeps the rest
+/// for the next call, instead of paying the tail, the 128 → 32-bit reduction and the dispatch
+/// once per segment. On the ARMv8 path, whose instructions carry the 32-bit register itself,
+/// `crc` is the whole state. Zero-filled and then `crc` set to a finished CRC (0 to start), it
+/// is ready for its first update.
+typedef struct crcfold_state {
+    /// Lane i (bytes 16i ..< 16i + 16) is the fold so far of every 64-byte block's bytes
+    /// 16i ..< 16i + 16, loaded little-endian; meaningful once `started`.
+    uint8_t lanes[64];
+    /// The bytes not yet folded (fewer than 64) are `pending[16 ..< 16 + pending_count]`. The
+    /// 16 bytes before them are read but never used: the tail fold loads the 16 bytes that end
+    /// at the last pending byte and keeps only the pending ones.
+    uint8_t pending[16 + 64];
+    /// The finished CRC the state continues; unused once `started` (it is in the lanes).
+    uint32_t crc;
+    uint32_t pending_count;
+    /// Whether the first 64-byte block (with `crc` in it) has been folded into the lanes.
+    uint32_t started;
+} crcfold_state;
+
+/// Continues `state` over `count` bytes at `bytes` on `path` (as for crcfold_update): any
+/// length, 0 and 1 included, any alignment.
+void crcfold_state_update(int path, int algorithm, crcfold_state *state, const void *bytes, size_t count);
+
+/// The finished CRC of everything `state` was updated with; `state` may go on being updated.
+uint32_t crcfold_state_finish(int path, int algorithm, const crcfold_state *state);
+
 /// The folding constants of one polynomial. Each `xN` is x^N mod P(x), bit-reflected into the
 /// low 32 bits (bit i holds the coefficient of x^(31-i)); `mu` is floor(x^64 / P(x)) and `poly`
 /// P(x) itself, both 33 bits reflected (bit i holds the coefficient of x^(32-i)). Which exponent
