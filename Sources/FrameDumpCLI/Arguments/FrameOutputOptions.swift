@@ -65,22 +65,25 @@ struct FrameOutputOptions {
     ///
     /// - Throws: ``UsageError`` for a `--format` that is neither a preset nor a valid spec.
     init(_ arguments: ParsedArguments) throws(UsageError) {
+        let given = arguments.value("format")
         let inner = arguments.value("inner")
-        if arguments.value("max-upgrade-head") != nil, let format = arguments.value("format"), format != "websocket" {
-            throw UsageError("--max-upgrade-head applies only to WebSocket: with --format websocket, or without --format (detection), not with --format \(format)")
+        if arguments.value("max-upgrade-head") != nil, let given, given != "websocket" {
+            throw UsageError("--max-upgrade-head applies only to WebSocket: with --format websocket, or without --format (detection), not with --format \(given)")
         }
-        if arguments.value("format") == "websocket" {
+        let innerFormat = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text, option: "inner") }
+        switch given {
+        case "websocket":
             webSocket = WebSocketSettings(framesInner: inner != nil)
-            format = try inner.flatMap { text throws(UsageError) in text == "auto" ? nil : try Self.resolveFormat(text, option: "inner") }
-        } else if let inner {
-            // Detection: the connections found to be WebSocket frame their payloads with it.
-            guard arguments.value("format") == nil else {
+            format = innerFormat
+        case nil:
+            // Detection: the connections found to be WebSocket frame their payloads with `--inner`'s.
+            detectedWebSocket.framesInner = inner != nil
+            detectedWebSocket.innerFormat = innerFormat
+        case let text?:
+            guard inner == nil else {
                 throw UsageError("--inner applies only with --format websocket, or without --format (to connections detected as WebSocket): it frames the binary messages' payloads")
             }
-            detectedWebSocket.framesInner = true
-            detectedWebSocket.innerFormat = inner == "auto" ? nil : try Self.resolveFormat(inner, option: "inner")
-        } else {
-            format = try arguments.value("format").map { text throws(UsageError) in try Self.resolveFormat(text) }
+            format = try Self.resolveFormat(text)
         }
         json = arguments.flag("json")
         includesPayload = arguments.value("payload") != "none"

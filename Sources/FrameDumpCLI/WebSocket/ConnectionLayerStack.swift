@@ -113,7 +113,7 @@ final class ConnectionLayerStack {
         let held = detection!.held
         detection = nil
         if decision == .webSocket {
-            webSocket = (settings ?? WebSocketSettings()).makeLayer()
+            webSocket = settings?.makeLayer()
             try emit(.event(.webSocketDetected))
         }
         for (direction, bytes) in held {
