@@ -6,9 +6,8 @@
 /// buffer shared and copies it once (copy-on-write) instead of reusing it in place.
 ///
 /// ### A frame without its body
-/// A decoder told not to hold bodies across chunks (``FrameDecoder/BodyRetention/withinChunk``)
-/// hands out a frame whose body arrived over several chunks with its header alone: ``holdsBody``
-/// is `false`, ``bytes`` and ``header`` are the header, ``body`` and ``payload(from:)`` are
+/// A decoder told to hold headers only (``FrameDecoder/BodyRetention/headersOnly``) hands out
+/// every frame of a length-field format with its header alone: ``holdsBody`` is `false`, ``bytes`` and ``header`` are the header, ``body`` and ``payload(from:)`` are
 /// empty (or the part of the header past the payload offset, when that lies in the header), and
 /// ``droppedByteCount`` says how many bytes of the frame were checksummed and passed over.
 /// ``length`` and ``payloadLength(from:)`` are the frame's sizes in the stream either way.
@@ -38,8 +37,8 @@ public struct Frame: Sendable, Hashable {
             packedLengths = packedLengths & ~(Self.trailerMask << 56) | clamped << 56
         }
     }
-    /// Whether ``bytes`` holds the whole frame (`true`, always so unless its decoder drops bodies
-    /// that span chunks) or only its header, the rest counted in ``droppedByteCount``.
+    /// Whether ``bytes`` holds the whole frame (`true`, always so unless its decoder holds
+    /// headers only) or only its header, the rest counted in ``droppedByteCount``.
     @inlinable
     public var holdsBody: Bool { packedLengths & Self.droppedFlag == 0 }
     /// Bytes of the frame after its header that were checksummed and passed over rather than
@@ -79,7 +78,7 @@ public struct Frame: Sendable, Hashable {
     }
 
     /// Creates a frame that holds its header but not the rest of its bytes, as a decoder with
-    /// ``FrameDecoder/BodyRetention/withinChunk`` hands out a frame whose body spanned chunks.
+    /// ``FrameDecoder/BodyRetention/headersOnly`` hands out a frame of a length-field format.
     ///
     /// - Parameters:
     ///   - offset: absolute stream offset of the first header byte.
