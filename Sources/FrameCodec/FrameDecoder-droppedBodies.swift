@@ -142,18 +142,21 @@ extension FrameDecoder {
         let headerStart = readIndex
         let headerEnd = headerStart &+ droppingHeaderLength
         let offset = absoluteOffset(headerStart)
-        bufferOffset &+= UInt64(droppedByteCount)
-        let frame = Frame(offset: offset, header: buffer[headerStart..<headerEnd], droppedByteCount: droppedByteCount,
-                          crcOK: layout.checksum.map { _ in UInt64(runningChecksum.finish()) == droppingStoredChecksum })
+        let dropped = droppedByteCount
+        let crcOK = layout.checksum.map { _ in UInt64(runningChecksum.finish()) == droppingStoredChecksum }
+        bufferOffset &+= UInt64(dropped)
         readIndex = headerEnd
         droppingHeaderLength = 0
         droppedByteCount = 0
         checksummedCount = 0
         do {
+            // The frame, a slice of the buffer, lives only in here: once a receiver that does
+            // not keep it returns, the buffer is again the only reference to its storage.
+            let frame = Frame(offset: offset, header: buffer[headerStart..<headerEnd], droppedByteCount: dropped, crcOK: crcOK)
             if let start = skipStart {
                 // Reported just before the frame, as a frame held whole reports it.
                 skipStart = nil
-                undelivered.append(.skip(offset: start, byteCount: frame.offset &- start))
+                undelivered.append(.skip(offset: start, byteCount: offset &- start))
                 undelivered.append(.frame(frame))
                 try deliverUndelivered(receive)
             } else {

@@ -176,6 +176,10 @@ public struct FrameDecoder: Sendable {
 
     /// Appends a chunk and calls `receive` for every frame and event it completes, in stream order.
     ///
+    /// With ``BodyRetention/headersOnly`` (a length-field format) the chunk is framed where it
+    /// lies instead, and only what it leaves unfinished is kept: a frame's header, or a header's
+    /// first bytes.
+    ///
     /// If `receive` throws, the error propagates and the decoder stays consistent: outputs
     /// already received are not repeated, and the rest are produced by the next call.
     ///
