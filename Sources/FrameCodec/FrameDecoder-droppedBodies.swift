@@ -94,9 +94,9 @@ extension FrameDecoder {
     /// header, or an unfinished header. The decoder's unconsumed bytes, if any, are copies of
     /// the chunk's bytes from `start` on (a header the chunk's head completed), and are let go.
     mutating func decodeInPlace(_ chunk: UnsafeRawBufferPointer, from start: Int, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
-        // Positions are the chunk's, as if it were the buffer.
+        // Positions are the chunk's, as if it were the buffer; what the buffer holds is not read
+        // until ``keepTail(of:)`` replaces it.
         bufferOffset = absoluteOffset(readIndex) &- UInt64(truncatingIfNeeded: start)
-        emptyBuffer()
         readIndex = start
         defer { keepTail(of: chunk) }
         guard let base = chunk.baseAddress else { return }

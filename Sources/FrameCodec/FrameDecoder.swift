@@ -585,10 +585,12 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Starts the running checksum of the awaited frame at `position`: `crc` (of `tables`'
-    /// polynomial) of its first `count` bytes (its whole header among them).
+    /// polynomial) of its first `count` bytes (its whole header among them). It folds when the
+    /// frame misses ``runningChecksumMinimum`` bytes or more (a frame whose body is dropped may
+    /// miss fewer, and then spans only a few more chunks).
     @inline(__always)
     mutating func startRunningChecksum(_ crc: UInt32, _ tables: CRC32Tables, count: Int, at position: Int) {
-        runningChecksum = CRC32.Running(tables, continuing: crc)
+        runningChecksum = CRC32.Running(tables, continuing: crc, folding: bytesAwaited >= runningChecksumMinimum)
         checksummedCount = count
         runningChecksumOffset = absoluteOffset(position)
     }
@@ -700,13 +702,16 @@ public struct FrameDecoder: Sendable {
     /// copied into storage of the decoder's own, so that the next append does not copy a
     /// caller's whole array on write and the decoder holds no more than it needs.
     mutating func keepTail(of bytes: UnsafeRawBufferPointer) {
-        let end = droppingHeaderLength > 0 ? readIndex &+ droppingHeaderLength : bytes.count
+        let tail = UnsafeRawBufferPointer(rebasing: bytes[readIndex..<(droppingHeaderLength > 0 ? readIndex &+ droppingHeaderLength : bytes.count)])
         bufferOffset = absoluteOffset(readIndex)
-        emptyBuffer()
-        if readIndex < end {
-            UnsafeRawBufferPointer(rebasing: bytes[readIndex..<end]).withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
-        }
         readIndex = 0
+        if holdsHeadersOnly, buffer.count == tail.count, buffer.capacity <= Self.keptHeaderCapacity {
+            // One header in place of the last (`bytes` is then a chunk, never the buffer).
+            buffer.withUnsafeMutableBytes { $0.copyMemory(from: tail) }
+            return
+        }
+        emptyBuffer()
+        tail.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
     }
 
     /// Empties the buffer (its positions then start at `bufferOffset`). The storage is released,

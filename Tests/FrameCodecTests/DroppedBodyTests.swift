@@ -33,6 +33,9 @@ import Testing
         let holding = decodeAll(format, chunks)
         let dropping = decodeAll(format, chunks, bodyRetention: .headersOnly)
         #expect(dropping.map(Shape.init) == holding.map(Shape.init), "\(format.name): \(what)")
+        // Every dropped body's checksum folded, as a long frame's is, rather than continued.
+        let folding = decodeAll(format, chunks, runningChecksumMinimum: 1, bodyRetention: .headersOnly)
+        #expect(folding.map(Shape.init) == holding.map(Shape.init), "\(format.name): \(what), folding")
         let frames = dropping.compactMap(\.frame)
         let headersOnly = frames.filter { !$0.holdsBody }
         for frame in headersOnly {
