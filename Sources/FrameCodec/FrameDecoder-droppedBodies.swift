@@ -103,30 +103,40 @@ extension FrameDecoder {
         try decodeLengthFieldFrames(nil, base, end: chunk.count, receive)
     }
 
-    /// The chunk after an unfinished header the buffer holds: only as many of its bytes as a
-    /// header needs are appended and decoded there, then the rest is taken as the state left
-    /// says — as the body of a frame now awaited, or framed in place.
+    /// The chunk after an unfinished header the buffer holds: only the bytes that complete the
+    /// header are appended and decoded there, then the rest is taken as the state left says —
+    /// as the body of a frame now awaited, or framed in place. A header that fails its checks
+    /// moves decoding on by a byte, to a candidate that may need more: a second round appends a
+    /// header's length, after which decoding has moved into the chunk (with a header's worth of
+    /// bytes past each position before it) unless the chunk is shorter.
     private mutating func completeHeader(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
-        let held = buffer.count
-        let taken = Swift.min(chunk.count, layout.headerLength)
-        let rest = UnsafeRawBufferPointer(rebasing: chunk[taken...])
-        UnsafeRawBufferPointer(rebasing: chunk[..<taken]).withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
-        do {
-            try decodeBuffered(receive)
-        } catch {
-            // The whole chunk is taken whatever `receive` does: the rest waits in the buffer.
-            rest.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
-            throw error
+        var taken = 0
+        var wanted = layout.headerLength &- bufferedByteCount
+        while true {
+            let more = Swift.min(chunk.count &- taken, wanted)
+            UnsafeRawBufferPointer(rebasing: chunk[taken..<(taken &+ more)]).withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+            taken &+= more
+            let rest = UnsafeRawBufferPointer(rebasing: chunk[taken...])
+            bytesAwaited = 0
+            do {
+                try decodeBuffered(receive)
+            } catch {
+                // The whole chunk is taken whatever `receive` does: the rest waits in the buffer.
+                rest.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+                throw error
+            }
+            if droppingHeaderLength > 0 {
+                keepAwaitedHeaderOnly()
+                return try processHeadersOnly(rest, receive)
+            }
+            let chunkStart = buffer.count &- taken
+            if readIndex >= chunkStart { return try decodeInPlace(chunk, from: readIndex &- chunkStart, receive) }
+            if rest.isEmpty { return reclaimConsumedPrefix() }
+            // Not decided within a header's length: only a frame too long to drop (above 2⁵⁶
+            // bytes) is, and it is held as with bodies held.
+            guard wanted < layout.headerLength else { return try appendAndDecode(rest, receive) }
+            wanted = layout.headerLength
         }
-        if droppingHeaderLength > 0 {
-            keepAwaitedHeaderOnly()
-            return try processHeadersOnly(rest, receive)
-        }
-        // With a header's worth of bytes past every position before the chunk, decoding moved
-        // into the chunk, unless it is shorter than a header.
-        if readIndex >= held { return try decodeInPlace(chunk, from: readIndex &- held, receive) }
-        guard rest.isEmpty else { return try appendAndDecode(rest, receive) }
-        reclaimConsumedPrefix()
     }
 
     /// The chunk that completes a frame whose body is being dropped: checksummed in place up to
