@@ -100,7 +100,7 @@ extension FrameDecoder {
         readIndex = start
         defer { keepTail(of: chunk) }
         guard let base = chunk.baseAddress else { return }
-        try decodeLengthFieldFrames(nil, base, end: chunk.count, receive)
+        try decodeLengthFieldFrames([], base, end: chunk.count, receive)
     }
 
     /// The chunk after an unfinished header the buffer holds: only the bytes that complete the
@@ -183,7 +183,9 @@ extension FrameDecoder {
     /// unless a receiver kept the previous frame, so a frame costs no allocation.
     ///
     /// - Returns: the scratch's first `count` bytes.
-    @inline(__always)
+    ///
+    /// Out of line, so that the decode loops stay as small as they were for frames held whole.
+    @inline(never)
     mutating func scratchHeader(_ header: UnsafeRawPointer, count: Int) -> ArraySlice<UInt8> {
         // As long as the layout's longest header, so that a walked layout's headers of several
         // lengths share it.

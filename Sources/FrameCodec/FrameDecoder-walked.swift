@@ -7,13 +7,14 @@ extension FrameDecoder {
     /// (longer than its width, or over 64 bits) is a bad length: `oversize`, with a declared
     /// length of `UInt64.max`.
     mutating func decodeWalkedFrames(
-        _ storage: [UInt8]?,
+        _ storage: [UInt8],
         _ base: UnsafeRawPointer,
         end: Int,
         steps: [FrameLayout.Step],
         _ receive: (FrameDecoderOutput) throws -> Void
     ) rethrows {
         let layout = self.layout
+        let headersOnly = holdsHeadersOnly
         var position = readIndex
         defer { readIndex = position }
         while position < end {
@@ -56,7 +57,7 @@ extension FrameDecoder {
                     crcOK = Self.checksumMatches(header, frameLength: frameLength, checksum, fieldOffset: checksumOffset,
                                                  headerLength: headerLength, resuming: takeRunningChecksum(at: position))
                 }
-                try emitFrame(storage, base, at: &position, length: frameLength, headerLength: headerLength, crcOK: crcOK, receive)
+                try emitFrame(storage, base, headersOnly: headersOnly, at: &position, length: frameLength, headerLength: headerLength, crcOK: crcOK, receive)
             }
         }
     }

@@ -347,19 +347,19 @@ public struct FrameDecoder: Sendable {
             if layout.delimiters != nil {
                 try decodeDelimitedFrames(storage, base, end: raw.count, receive)
             } else {
-                try decodeLengthFieldFrames(holdsHeadersOnly ? nil : storage, base, end: raw.count, receive)
+                try decodeLengthFieldFrames(storage, base, end: raw.count, receive)
             }
         }
     }
 
     /// Frames and events of a length-field layout from `readIndex` up to `end`.
     ///
-    /// - Parameter storage: the array `base` points into, of which frames are slices; `nil`
-    ///   when frames hold their headers only (``BodyRetention/headersOnly``), `base` then
-    ///   pointing into the buffer or into a chunk framed in place.
+    /// - Parameter storage: the array `base` points into, of which frames are slices; unused
+    ///   (empty for a chunk framed in place) when frames hold their headers only
+    ///   (``BodyRetention/headersOnly``).
     @inline(__always)
     mutating func decodeLengthFieldFrames(
-        _ storage: [UInt8]?,
+        _ storage: [UInt8],
         _ base: UnsafeRawPointer,
         end: Int,
         _ receive: (FrameDecoderOutput) throws -> Void
@@ -376,12 +376,13 @@ public struct FrameDecoder: Sendable {
     /// State (`readIndex`, `skipStart`, `resyncing`) is stored before each `receive` call, so
     /// a throwing `receive` leaves the decoder ready to carry on.
     private mutating func decodeFrames(
-        _ storage: [UInt8]?,
+        _ storage: [UInt8],
         _ base: UnsafeRawPointer,
         end: Int,
         _ receive: (FrameDecoderOutput) throws -> Void
     ) rethrows {
         let layout = self.layout
+        let headersOnly = holdsHeadersOnly
         var position = readIndex
         defer { readIndex = position }
         while true {
@@ -420,7 +421,7 @@ public struct FrameDecoder: Sendable {
                 crcOK = Self.checksumMatches(header, frameLength: frameLength, checksum, fieldOffset: checksum.offset,
                                              headerLength: layout.headerLength, resuming: takeRunningChecksum(at: position))
             }
-            try emitFrame(storage, base, at: &position, length: frameLength, headerLength: layout.headerLength, crcOK: crcOK, receive)
+            try emitFrame(storage, base, headersOnly: headersOnly, at: &position, length: frameLength, headerLength: layout.headerLength, crcOK: crcOK, receive)
         }
     }
 
@@ -482,12 +483,16 @@ public struct FrameDecoder: Sendable {
     /// `position` past it (state stored first, so a throwing `receive` leaves the decoder ready
     /// to carry on).
     ///
-    /// - Parameter storage: the array `base` points into: the frame is a slice of it; `nil`:
-    ///   the frame holds its header only, copied from `base` (``scratchHeader(_:count:)``).
+    /// - Parameters:
+    ///   - storage: the array `base` points into, of which the frame is a slice unless
+    ///     `headersOnly`.
+    ///   - headersOnly: ``holdsHeadersOnly``, read once by the loop rather than per frame: the
+    ///     frame holds its header only, copied from `base` (``scratchHeader(_:count:)``).
     @inline(__always)
     mutating func emitFrame(
-        _ storage: [UInt8]?,
+        _ storage: [UInt8],
         _ base: UnsafeRawPointer,
+        headersOnly: Bool,
         at position: inout Int,
         length: Int,
         headerLength: Int,
@@ -499,14 +504,14 @@ public struct FrameDecoder: Sendable {
         let start = position
         position &+= length
         readIndex = position
-        let frame = if let storage {
-            Frame(offset: absoluteOffset(start), bytes: storage[start..<position], headerLength: headerLength, crcOK: crcOK,
-                  trailerLength: trailerLength)
+        // Each frame made in the call, not bound first: a local frame costs a retain and release.
+        if headersOnly {
+            try receive(.frame(Frame(offset: absoluteOffset(start), header: scratchHeader(base + start, count: headerLength),
+                                     droppedByteCount: length &- headerLength, crcOK: crcOK)))
         } else {
-            Frame(offset: absoluteOffset(start), header: scratchHeader(base + start, count: headerLength),
-                  droppedByteCount: length &- headerLength, crcOK: crcOK)
+            try receive(.frame(Frame(offset: absoluteOffset(start), bytes: storage[start..<position], headerLength: headerLength,
+                                     crcOK: crcOK, trailerLength: trailerLength)))
         }
-        try receive(.frame(frame))
     }
 
     /// Passes over the first byte of a header whose declared length is out of range: one
