@@ -7,10 +7,13 @@
 ///
 /// ### A frame without its body
 /// A decoder told to hold headers only (``FrameDecoder/BodyRetention/headersOnly``) hands out
-/// every frame of a length-field format with its header alone: ``holdsBody`` is `false`, ``bytes`` and ``header`` are the header, ``body`` and ``payload(from:)`` are
-/// empty (or the part of the header past the payload offset, when that lies in the header), and
+/// every frame of a length-field format with its header alone: ``holdsBody`` is `false`,
+/// ``bytes`` and ``header`` are the header, ``body`` and ``payload(from:)`` are empty (or the
+/// part of the header past the payload offset, when that lies in the header), and
 /// ``droppedByteCount`` says how many bytes of the frame were checksummed and passed over.
-/// ``length`` and ``payloadLength(from:)`` are the frame's sizes in the stream either way.
+/// ``length`` and ``payloadLength(from:)`` are the frame's sizes in the stream either way. The
+/// header is a copy in a small array the decoder reuses for the next frame (or, for a frame
+/// that spanned chunks, a slice of its buffer); keeping the frame makes it allocate another.
 public struct Frame: Sendable, Hashable {
     /// Absolute offset of the frame's first header byte in its stream, in bytes.
     public var offset: UInt64
