@@ -49,6 +49,13 @@ public struct TCPReassembler {
     /// Memory all connections keep to compare retransmissions with delivered bytes (the
     /// storage's capacity, in bytes).
     public private(set) var retainedBytesHeld = 0
+    /// Memory whose bytes stay valid and unchanged for as long as the reassembler lives — a
+    /// capture file mapped into memory (`PcapSource.persistentBytes`) — or `nil`. A delivered
+    /// payload that lies within it is kept for comparing retransmissions by its address rather
+    /// than copied. What is compared, and so every event, is the same either way, except once
+    /// ``ReassemblyLimits/maxRetainedBytesTotal`` is reached: bytes kept in place cost only
+    /// their pieces' bookkeeping against it, so they reach it later.
+    public var persistentBytes: UnsafeRawBufferPointer?
 
     /// - Parameters:
     ///   - limits: Memory and connection bounds; ``ReassemblyLimits/default`` if omitted.
@@ -125,12 +132,13 @@ public struct TCPReassembler {
         let first = isSYN ? sequenceNumber.advanced(by: 1) : sequenceNumber
         let retention = retainedBytesHeld < limits.maxRetainedBytesTotal ? limits.maxRetainedBytesPerDirection : 0
         let policy = overlapPolicy
+        let persists = persistentBytes?.encloses(segment.payload) ?? false
         try changingHeldBytes(of: slot) {
             try $0.withStream(direction) { stream in
                 stream.start(sequenceNumber: sequenceNumber, isSYN: isSYN)
                 try stream.receive(offset: stream.offset(of: first), payload: segment.payload,
                                    missing: segment.missingPayloadLength, fin: flags.contains(.fin),
-                                   policy: policy, retention: retention, receive)
+                                   policy: policy, retention: retention, payloadPersists: persists, receive)
             }
         }
         try enforceOutOfOrderLimits(slot, direction, receive)
