@@ -24,12 +24,14 @@ final class FileMapping {
     let base: UnsafeRawPointer
     /// The file's size in bytes when it was mapped.
     let count: Int
+    // Out of the runtime's exclusivity checks, as `PcapSource.mappedRecords` is: one reader
+    // thread, and `advance(to:)` calls nothing that could reach the mapping again.
     /// Bytes from `base` below which pages were given back.
-    private var releasedUpTo = 0
+    @exclusivity(unchecked) private var releasedUpTo = 0
     /// Bytes from `base` below which pages were brought in.
-    private var populatedUpTo = 0
+    @exclusivity(unchecked) private var populatedUpTo = 0
     /// Bytes from `base` below which cache lines were prefetched.
-    private var prefetchedUpTo = 0
+    @exclusivity(unchecked) private var prefetchedUpTo = 0
 
     /// Bytes brought in, or given back, at a time.
     static let window = 1 << 20
