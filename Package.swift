@@ -40,11 +40,12 @@ let package = Package(
         ),
         .target(name: "PacketCapture", dependencies: ["CPcap", "PacketDecoding"]),
 
-        // The system's OpenSSL libcrypto (Debian: libssl-dev), found through pkg-config: every
-        // cipher, MAC and digest TLS decryption uses is OpenSSL's.
+        // The system's OpenSSL libcrypto (Debian: libssl-dev): every cipher, MAC and digest TLS
+        // decryption uses is OpenSSL's. Its headers only: the library is loaded when first used
+        // (TLSDecryption's LibCrypto, dlopen), not linked, so that a process that never decrypts
+        // does not load it at start-up. No pkg-config: its --libs would link it.
         .systemLibrary(
             name: "CCrypto",
-            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "TLSDecryption", dependencies: ["CCrypto", "PacketDecoding", "StreamFraming"]),
@@ -61,7 +62,7 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // The live commands' sockets, event loop and relay; connection events as values.
         .target(name: "FrameDumpLive", dependencies: ["PacketDecoding", .target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
-        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "WebSocketFraming", "WebSocketFuzzing", "CCrypto", "CZlib", "FrameDumpLive"]),
+        .target(name: "FrameDumpCLI", dependencies: ["FrameCodec", "BodyViews", "FrameFuzzing", "PacketDecoding", "StreamFraming", "PacketCapture", "TLSDecryption", "WebSocketFraming", "WebSocketFuzzing", "CZlib", "FrameDumpLive"]),
         // The command links the Swift runtime statically on Linux: dynamic linking of the Swift
         // libraries took 1.1 ms (3.4 → 2.3 ms) of every run's start-up, a tenth of `decode` on a
         // 5 MB capture (docs/performance.md, "What it took"). Only this executable has the flag,

@@ -7,7 +7,9 @@ import StreamFraming
 /// the CLI ships (`FramingEngine`, format detected per direction, a small partial-frame budget)
 /// on every direction — ending with the parser's, the reassembler's and the engine's `finish`.
 ///
-/// Input: a mode byte (bits 5–6 choose the ``OverlapPolicy``), then packet records until the
+/// Input: a mode byte (bits 5–6 choose the ``OverlapPolicy``; bit 7 places every packet in
+/// memory kept for the whole run, given as ``TCPReassembler/persistentBytes``, so delivered
+/// bytes are kept in place rather than copied), then packet records until the
 /// input ends. In raw mode a record is a captured packet of the chosen link type (bits 0–2 and
 /// 4: sixteen link types, whose frames lead through VLAN tags, MPLS, PPPoE, PPP, Cisco HDLC,
 /// PKTAP, and IP tunnels: GRE, VXLAN, IP in IP); in segment mode it describes a TCP segment (one
@@ -39,6 +41,11 @@ public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     )
     let policies: [OverlapPolicy] = [.first, .last, .linux, .linux]
     var reassembler = TCPReassembler(limits: limits, overlapPolicy: policies[Int(mode >> 5 & 3)])
+    // Packets that do not fit any more are read from their own array: a mix the window handles too.
+    let arena = UnsafeMutableRawBufferPointer.allocate(byteCount: mode & 0x80 != 0 ? 1 << 18 : 0, alignment: 16)
+    defer { arena.deallocate() }
+    var arenaUsed = 0
+    reassembler.persistentBytes = UnsafeRawBufferPointer(arena)
     var checker = EventChecker()
     var builder = SegmentBuilder()
     var time: Int64 = 1_000_000_000
@@ -54,7 +61,7 @@ public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             packet = input.bytes(input.value(in: 0...1600))
             wireLength = packet.count + Int(input.byte() & 0x3F)
         }
-        packet.withUnsafeBytes { bytes in
+        func handle(_ bytes: UnsafeRawBufferPointer) {
             let result = parser.parse(bytes, wireLength: wireLength, timestamp: Timestamp(nanoseconds: time))
             if case .malformed(_, let offset) = result, offset < 0 || offset > max(bytes.count, wireLength) {
                 fatalError("malformed at byte \(offset) of a \(bytes.count)-byte packet")
@@ -63,6 +70,14 @@ public func fuzzPacketPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             if case .segment(let segment) = result {
                 reassembler.process(segment, at: Timestamp(nanoseconds: time)) { checker.receive($0, at: Timestamp(nanoseconds: time)) }
             }
+        }
+        if arenaUsed + packet.count <= arena.count {
+            let placed = UnsafeMutableRawBufferPointer(rebasing: arena[arenaUsed..<(arenaUsed + packet.count)])
+            placed.copyBytes(from: packet)
+            arenaUsed += packet.count
+            handle(UnsafeRawBufferPointer(placed))
+        } else {
+            packet.withUnsafeBytes(handle)
         }
         if reassembler.outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal {
             fatalError("out-of-order bytes held \(reassembler.outOfOrderBytesHeld) > limit \(limits.maxOutOfOrderBytesTotal)")

@@ -74,6 +74,7 @@ public struct CaptureReassembly {
         if !PacketParser.supports(linkType) { try receive(.unsupportedLinkType(linkType), time) }
         var parser = PacketParser(linkType: linkType)
         var reassembler = TCPReassembler(limits: limits, overlapPolicy: overlapPolicy)
+        reassembler.persistentBytes = source.persistentBytes
         var recordedDrops = 0
         let namesProcesses = processSelector != nil || linkType.namesProcesses
         var attribution = ProcessAttribution(selector: processSelector)

@@ -4,30 +4,59 @@
 ///
 /// A sliding window ending at the direction's next expected byte: appends go at the end, the
 /// peer's ACKs and the capacity trim the front (amortized O(1) per byte: a moving head,
-/// compacted when it passes half the array). When it empties (the peer acknowledged everything),
-/// storage of up to ``keptCapacity`` bytes is kept for the next segment — an allocation per
-/// segment cost more than the copy's bookkeeping (measured, docs/performance.md) — and larger
-/// storage is released. ``cost`` counts the storage, not just the bytes, so the reassembler's
-/// bound covers what is kept.
+/// compacted when it passes half the array).
+///
+/// The bytes are kept one of two ways, one at a time:
+/// - **In place**, for bytes in memory that outlives the reassembler
+///   (``TCPReassembler/persistentBytes``, a capture file mapped into memory): a list of pieces,
+///   each an address and a length, so no byte is copied.
+/// - **Copied** into storage of the window's own, for every other byte (a packet buffer that
+///   is reused, a chunk held out of order), and once the pieces' own memory would pass the
+///   capacity (many tiny segments). Bytes kept in place are then copied first (at most the
+///   capacity, once per switch); the window goes back to pieces when it empties.
+///
+/// Which bytes are kept — ``start``, ``end`` — does not depend on the way, so a capture
+/// compares retransmissions the same whether its file was mapped or read (until the
+/// reassembler's total bound, which counts ``cost``, is reached).
+///
+/// When it empties (the peer acknowledged everything), storage of up to ``keptCapacity`` bytes
+/// is kept for the next segment — an allocation per segment cost more than the copy's
+/// bookkeeping (measured, docs/performance.md) — and larger storage is released. ``cost``
+/// counts the storage, not just the bytes, so the reassembler's bound covers what is kept.
 struct DeliveredBytes {
+    /// A run of delivered bytes kept where they lie.
+    private struct Piece {
+        var base: UnsafeRawPointer
+        var count: Int
+    }
+
+    /// Copied bytes; `storage[head...]` are kept.
     private var storage: [UInt8] = []
     private var head = 0
+    /// Bytes kept in place; `pieces[pieceHead...]` are kept. Empty while bytes are copied.
+    private var pieces: [Piece] = []
+    private var pieceHead = 0
     /// Stream offset of the first byte kept.
     private(set) var start: UInt64 = 0
+    /// Bytes kept.
+    private(set) var count = 0
 
     /// Storage kept when the window empties, in bytes: about two full-sized segments.
     static let keptCapacity = 4096
 
-    /// Bytes kept.
-    var count: Int { storage.count - head }
-    /// Memory charged for it: the storage's capacity.
-    var cost: Int { storage.capacity }
+    /// Memory charged for it: the capacity of the storage and of the list of pieces.
+    var cost: Int { storage.capacity &+ pieces.capacity &* MemoryLayout<Piece>.stride }
     /// Stream offset after the last byte kept.
     var end: UInt64 { start + UInt64(count) }
+    /// Whether the bytes are kept in place (pieces) rather than copied.
+    private var keepsInPlace: Bool { pieceHead < pieces.count }
 
     /// Keeps `bytes`, delivered at stream offset `offset`, keeping at most `capacity` bytes
     /// (the oldest go first). Bytes that do not continue the window restart it.
-    mutating func append(_ bytes: UnsafeRawBufferPointer, at offset: UInt64, capacity: Int) {
+    ///
+    /// - Parameter inPlace: Whether `bytes` stay valid and unchanged for the window's life, so
+    ///   that their address can be kept instead of a copy.
+    mutating func append(_ bytes: UnsafeRawBufferPointer, at offset: UInt64, capacity: Int, inPlace: Bool) {
         guard capacity > 0 else { return removeAll() }
         if offset != end || count == 0 {
             empty()
@@ -35,7 +64,14 @@ struct DeliveredBytes {
         }
         let kept = bytes.count > capacity ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - capacity)...]) : bytes
         start += UInt64(bytes.count - kept.count)
-        storage.append(contentsOf: kept)
+        if inPlace, count == 0 || keepsInPlace,
+           (pieces.count &- pieceHead &+ 1) &* MemoryLayout<Piece>.stride <= capacity {
+            appendPiece(kept)
+        } else {
+            if keepsInPlace { copyPieces() }
+            storage.append(contentsOf: kept)
+            count &+= kept.count
+        }
         if count > capacity { dropFront(count - capacity) }
     }
 
@@ -49,34 +85,95 @@ struct DeliveredBytes {
     mutating func removeAll() {
         storage = []
         head = 0
+        pieces = []
+        pieceHead = 0
+        count = 0
+    }
+
+    /// Where `copy`, a retransmission of the bytes at stream offset `offset`, differs from the
+    /// bytes kept: from the first differing byte to the last, as stream offsets, over the part
+    /// of `copy` the window still holds; `nil` when that part is the same (or none is held).
+    func differences(from copy: UnsafeRawBufferPointer, at offset: UInt64) -> Range<UInt64>? {
+        let from = max(offset, start), to = min(offset + UInt64(copy.count), end)
+        guard from < to else { return nil }
+        var differing: Range<UInt64>?
+        func compare(_ kept: UnsafeRawBufferPointer, at keptOffset: UInt64) {
+            let lower = max(from, keptOffset), upper = min(to, keptOffset + UInt64(kept.count))
+            guard lower < upper else { return }
+            let mine = UnsafeRawBufferPointer(rebasing: kept[Int(lower - keptOffset)..<Int(upper - keptOffset)])
+            let theirs = UnsafeRawBufferPointer(rebasing: copy[Int(lower - offset)..<Int(upper - offset)])
+            guard let local = theirs.differences(from: mine) else { return }
+            let found = (lower + UInt64(local.lowerBound))..<(lower + UInt64(local.upperBound))
+            differing = differing.map { min($0.lowerBound, found.lowerBound)..<max($0.upperBound, found.upperBound) } ?? found
+        }
+        if keepsInPlace {
+            var pieceOffset = start
+            for piece in pieces[pieceHead...] {
+                guard pieceOffset < to else { break }
+                compare(UnsafeRawBufferPointer(start: piece.base, count: piece.count), at: pieceOffset)
+                pieceOffset += UInt64(piece.count)
+            }
+        } else {
+            storage.withUnsafeBytes { compare(UnsafeRawBufferPointer(rebasing: $0[head...]), at: start) }
+        }
+        return differing
+    }
+
+    private mutating func appendPiece(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        count &+= bytes.count
+        pieces.append(Piece(base: base, count: bytes.count))
+    }
+
+    /// Turns the pieces into copied bytes, so that copied bytes can follow them.
+    private mutating func copyPieces() {
+        let kept = count
+        let inPlace = pieces[pieceHead...]
+        empty()
+        storage.reserveCapacity(kept)
+        for piece in inPlace { storage.append(contentsOf: UnsafeRawBufferPointer(start: piece.base, count: piece.count)) }
+        count = kept
     }
 
     /// Forgets every byte, keeping small storage for the next ones.
     private mutating func empty() {
         if storage.capacity <= Self.keptCapacity {
             storage.removeAll(keepingCapacity: true)
-            head = 0
         } else {
-            removeAll()
+            storage = []
         }
-    }
-
-    /// The kept bytes of `range` (which must lie within `start..<end`), for the call only.
-    func withBytes<Result>(in range: Range<UInt64>, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeBytes { all in
-            let from = head + Int(range.lowerBound - start)
-            return try body(UnsafeRawBufferPointer(rebasing: all[from..<(from + range.count)]))
+        if pieces.capacity &* MemoryLayout<Piece>.stride <= Self.keptCapacity {
+            pieces.removeAll(keepingCapacity: true)
+        } else {
+            pieces = []
         }
+        head = 0
+        pieceHead = 0
+        count = 0
     }
 
     private mutating func dropFront(_ byteCount: Int) {
-        head += byteCount
         start += UInt64(byteCount)
-        if head == storage.count {
-            empty()
-        } else if head >= 4096, head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
+        count -= byteCount
+        guard count > 0 else { return empty() }
+        if keepsInPlace {
+            var left = byteCount
+            while left >= pieces[pieceHead].count {
+                left -= pieces[pieceHead].count
+                pieceHead += 1
+            }
+            pieces[pieceHead].base += left
+            pieces[pieceHead].count -= left
+            if pieceHead >= 256, pieceHead * 2 >= pieces.count {
+                pieces.removeFirst(pieceHead)
+                pieceHead = 0
+            }
+        } else {
+            head += byteCount
+            if head >= 4096, head * 2 >= storage.count {
+                storage.removeFirst(head)
+                head = 0
+            }
         }
     }
 }

@@ -49,6 +49,13 @@ public struct TCPReassembler {
     /// Memory all connections keep to compare retransmissions with delivered bytes (the
     /// storage's capacity, in bytes).
     public private(set) var retainedBytesHeld = 0
+    /// Memory whose bytes stay valid and unchanged for as long as the reassembler lives — a
+    /// capture file mapped into memory (`PcapSource.persistentBytes`) — or `nil`. A delivered
+    /// payload that lies within it is kept for comparing retransmissions by its address rather
+    /// than copied. What is compared, and so every event, is the same either way, except once
+    /// ``ReassemblyLimits/maxRetainedBytesTotal`` is reached: bytes kept in place cost only
+    /// their pieces' bookkeeping against it, so they reach it later.
+    public var persistentBytes: UnsafeRawBufferPointer?
 
     /// - Parameters:
     ///   - limits: Memory and connection bounds; ``ReassemblyLimits/default`` if omitted.
@@ -110,7 +117,7 @@ public struct TCPReassembler {
         }
         if flags.contains(.ack) {
             let acknowledged = SequenceNumber(segment.acknowledgmentNumber)
-            try changingHeldBytes(of: slot) {
+            try changingHeldBytes(of: slot, connection) {
                 try $0.withStream(direction.reversed) { try $0.acknowledge(acknowledged, receive) }
             }
         }
@@ -125,15 +132,16 @@ public struct TCPReassembler {
         let first = isSYN ? sequenceNumber.advanced(by: 1) : sequenceNumber
         let retention = retainedBytesHeld < limits.maxRetainedBytesTotal ? limits.maxRetainedBytesPerDirection : 0
         let policy = overlapPolicy
-        try changingHeldBytes(of: slot) {
+        let persists = persistentBytes?.encloses(segment.payload) ?? false
+        try changingHeldBytes(of: slot, connection) {
             try $0.withStream(direction) { stream in
                 stream.start(sequenceNumber: sequenceNumber, isSYN: isSYN)
                 try stream.receive(offset: stream.offset(of: first), payload: segment.payload,
                                    missing: segment.missingPayloadLength, fin: flags.contains(.fin),
-                                   policy: policy, retention: retention, receive)
+                                   policy: policy, retention: retention, payloadPersists: persists, receive)
             }
         }
-        try enforceOutOfOrderLimits(slot, direction, receive)
+        try enforceOutOfOrderLimits(slot, connection, direction, receive)
         if connection.bothDirectionsClosed {
             try close(slot, reason: .finished, receive)
         }
@@ -228,7 +236,7 @@ public struct TCPReassembler {
         table.noteClosed(slot)
         if reason == .reset { table[slot].wasReset = true }
         let closing: DirectionCloseReason? = reason == .reset ? .reset : nil
-        try changingHeldBytes(of: slot) { connection in
+        try changingHeldBytes(of: slot, table[slot]) { connection in
             for direction in StreamDirection.allCases {
                 try connection.withStream(direction) { try $0.flush(closing: closing, receive) }
             }
@@ -237,36 +245,36 @@ public struct TCPReassembler {
         try receive(.connectionClosed(summary: table[slot].summary, reason: reason))
     }
 
-    /// Applies the out-of-order limits after `direction` of `slot` took a segment: first the
-    /// direction's own bound, then the total — which flushes the connections that have held
-    /// bytes longest, since their holes are the least likely to fill.
-    private mutating func enforceOutOfOrderLimits(_ slot: Int32, _ direction: StreamDirection,
+    /// Applies the out-of-order limits after `direction` of `connection` (at `slot`) took a
+    /// segment: first the direction's own bound, then the total — which flushes the
+    /// connections that have held bytes longest, since their holes are the least likely to fill.
+    private mutating func enforceOutOfOrderLimits(_ slot: Int32, _ connection: TCPConnection, _ direction: StreamDirection,
                                                   _ receive: (ReassemblyEvent) throws -> Void) rethrows {
-        func cost(_ slot: Int32, _ direction: StreamDirection) -> Int {
-            table[slot].withStream(direction) { $0.held.cost }
+        func cost(_ connection: TCPConnection, _ direction: StreamDirection) -> Int {
+            connection.withStream(direction) { $0.held.cost }
         }
-        if cost(slot, direction) > limits.maxOutOfOrderBytesPerDirection {
-            try receive(.limitHit(.outOfOrderBytesPerDirection, connection: table[slot].number, direction: direction))
-            while cost(slot, direction) > limits.maxOutOfOrderBytesPerDirection {
-                try changingHeldBytes(of: slot) { try $0.withStream(direction) { try $0.declareFirstHole(receive) } }
+        if cost(connection, direction) > limits.maxOutOfOrderBytesPerDirection {
+            try receive(.limitHit(.outOfOrderBytesPerDirection, connection: connection.number, direction: direction))
+            while cost(connection, direction) > limits.maxOutOfOrderBytesPerDirection {
+                try changingHeldBytes(of: slot, connection) { try $0.withStream(direction) { try $0.declareFirstHole(receive) } }
             }
         }
         while outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal, let oldest = table.holders.head {
             for victim in StreamDirection.allCases
-            where outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal && cost(oldest, victim) > 0 {
+            where outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal && cost(table[oldest], victim) > 0 {
                 try receive(.limitHit(.outOfOrderBytesTotal, connection: table[oldest].number, direction: victim))
                 while outOfOrderBytesHeld > limits.maxOutOfOrderBytesTotal,
-                      try changingHeldBytes(of: oldest, { try $0.withStream(victim) { try $0.declareFirstHole(receive) } }) {}
+                      try changingHeldBytes(of: oldest, table[oldest], { try $0.withStream(victim) { try $0.declareFirstHole(receive) } }) {}
             }
         }
     }
 
-    /// Runs `change` on a connection and keeps the out-of-order and retained byte accounting
-    /// in step.
+    /// Runs `change` on `connection`, the one at `slot` (passed in so that the caller's
+    /// reference is reused rather than retained again), and keeps the out-of-order and
+    /// retained byte accounting in step.
     @discardableResult
-    private mutating func changingHeldBytes<Result>(of slot: Int32,
+    private mutating func changingHeldBytes<Result>(of slot: Int32, _ connection: TCPConnection,
                                                     _ change: (TCPConnection) throws -> Result) rethrows -> Result {
-        let connection = table[slot]
         let before = connection.heldCost, retainedBefore = connection.retainedCount
         defer {
             let after = connection.heldCost

@@ -86,8 +86,10 @@ struct TCPStream {
     ///   - fin: Whether the segment carries FIN.
     ///   - policy: Which copy wins where the segment overlaps held bytes.
     ///   - retention: Delivered bytes to keep for comparing retransmissions (0: keep none).
+    ///   - payloadPersists: Whether `payload` stays valid and unchanged for the reassembler's
+    ///     life (``TCPReassembler/persistentBytes``), so the delivered copy is kept in place.
     mutating func receive(offset: Int64, payload: UnsafeRawBufferPointer, missing: Int, fin: Bool,
-                          policy: OverlapPolicy, retention: Int,
+                          policy: OverlapPolicy, retention: Int, payloadPersists: Bool,
                           _ emit: (ReassemblyEvent) throws -> Void) rethrows {
         guard !isClosed else { return ignore(payload) }
         statistics.segments += 1
@@ -150,7 +152,7 @@ struct TCPStream {
         if first < last {
             if first == next, held.first.map({ last <= $0.start }) ?? true {
                 // The common case: in order, nothing held in the way. Deliver from the packet.
-                try deliver(payload, retention: retention, emit)
+                try deliver(payload, retention: retention, inPlace: payloadPersists, emit)
                 try declareGap(length: missing, cause: .notCaptured, emit)
             } else {
                 if first > next { statistics.outOfOrderSegments += 1 }
@@ -171,25 +173,19 @@ struct TCPStream {
     /// keep-alive probe (RFC 9293 §3.8.4: its byte is garbage) and is not compared.
     private func compareWithDelivered(_ copy: UnsafeRawBufferPointer, at offset: UInt64,
                                       _ emit: (ReassemblyEvent) throws -> Void) rethrows {
-        guard !(copy.count == 1 && offset + 1 == next) else { return }
-        let from = max(offset, delivered.start), to = min(offset + UInt64(copy.count), delivered.end)
-        guard from < to else { return }
-        let differing = delivered.withBytes(in: from..<to) { kept in
-            UnsafeRawBufferPointer(rebasing: copy[Int(from - offset)..<Int(to - offset)]).differences(from: kept)
-        }
-        guard let differing else { return }
-        try emit(.notice(.overlap(offset: from + UInt64(differing.lowerBound), length: UInt64(differing.count), kept: .earlier),
+        guard !(copy.count == 1 && offset + 1 == next), let differing = delivered.differences(from: copy, at: offset) else { return }
+        try emit(.notice(.overlap(offset: differing.lowerBound, length: UInt64(differing.count), kept: .earlier),
                          connection: connection, direction: direction))
     }
 
     /// Delivers in-order bytes straight from the segment (zero copy).
-    private mutating func deliver(_ bytes: UnsafeRawBufferPointer, retention: Int,
+    private mutating func deliver(_ bytes: UnsafeRawBufferPointer, retention: Int, inPlace: Bool,
                                   _ emit: (ReassemblyEvent) throws -> Void) rethrows {
         guard !bytes.isEmpty else { return }
         let offset = next
         next += UInt64(bytes.count)
         statistics.deliveredBytes += UInt64(bytes.count)
-        if retention > 0 { delivered.append(bytes, at: offset, capacity: retention) }
+        if retention > 0 { delivered.append(bytes, at: offset, capacity: retention, inPlace: inPlace) }
         try emitData(bytes, at: offset, emit)
     }
 
@@ -296,7 +292,7 @@ struct TCPStream {
             next = chunk.end
             if chunk.isCaptured {
                 statistics.deliveredBytes += chunk.end - chunk.start
-                if retention > 0 { chunk.bytes.withUnsafeBytes { delivered.append($0, at: chunk.start, capacity: retention) } }
+                if retention > 0 { chunk.bytes.withUnsafeBytes { delivered.append($0, at: chunk.start, capacity: retention, inPlace: false) } }
                 // The event is built in `emitData`, not in this closure: Swift 6.3.1 loses an error
                 // thrown from a closure of a `rethrows` function that builds an enum case with
                 // several associated values (the test "an error thrown at any event reaches the caller").

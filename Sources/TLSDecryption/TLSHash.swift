@@ -16,7 +16,19 @@ public enum TLSHash: Sendable, Hashable {
         }
     }
 
-    /// OpenSSL's name of the digest (`OSSL_MAC_PARAM_DIGEST`).
+    /// The digest of `bytes`, ``length`` bytes, by OpenSSL's `EVP_Digest`.
+    ///
+    /// - Returns: `nil` when libcrypto (`libcrypto.so.3`, loaded on first use) cannot be loaded.
+    public func digest(of bytes: [UInt8]) -> [UInt8]? {
+        guard let crypto = LibCrypto.shared, let digest = crypto.EVP_get_digestbyname(openSSLName) else { return nil }
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var written: UInt32 = 0
+        let status = bytes.withUnsafeBytes { crypto.EVP_Digest($0.baseAddress, $0.count, &output, &written, digest, nil) }
+        guard status == 1, Int(written) == length else { return nil }
+        return Array(output[..<length])
+    }
+
+    /// OpenSSL's name of the digest (`OSSL_MAC_PARAM_DIGEST`, `EVP_get_digestbyname`).
     var openSSLName: String {
         switch self {
         case .sha1: "SHA1"

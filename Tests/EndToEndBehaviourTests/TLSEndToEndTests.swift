@@ -86,3 +86,29 @@ import Testing
         #expect(result.stdout == expected)
     }
 }
+
+/// libcrypto is loaded when TLS is to be decrypted, not at start-up (`LibCrypto`): the dynamic
+/// loader's own trace (`LD_DEBUG=files`, glibc) names every library it loads.
+@Suite struct LibCryptoLoadingEndToEndTests {
+    static func loadsLibcrypto(_ trace: String) -> Bool {
+        trace.split(separator: "\n").contains { $0.contains("file=libcrypto.") }
+    }
+
+    @Test func aDecodeWithoutKeysNeverLoadsLibcrypto() throws {
+        let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", TLSEndToEndTests.fixture.path],
+                                              environment: ["LD_DEBUG": "files"])
+        #expect(result.status == 0)
+        // The trace is there (the loader ran with it), and libcrypto is not in it.
+        #expect(result.stderr.contains("file=libc.so"), "\(result.stderr.prefix(2000))")
+        #expect(!Self.loadsLibcrypto(result.stderr))
+    }
+
+    @Test func aDecodeWithAKeyLogLoadsLibcryptoAndDecrypts() throws {
+        let fixture = TLSEndToEndTests.fixture
+        let result = try FrameDumpProcess.run(["decode", "--json", "--payload", "none", "--tls-keylog", fixture.keyLogPath, fixture.path],
+                                              environment: ["LD_DEBUG": "files"])
+        #expect(result.status == 0)
+        #expect(Self.loadsLibcrypto(result.stderr), "\(result.stderr.prefix(2000))")
+        #expect(result.stdout == (try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(fixture.expectedPath("jsonl")), encoding: .utf8)))
+    }
+}

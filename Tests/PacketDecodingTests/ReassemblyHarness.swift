@@ -23,8 +23,18 @@ struct ReassemblyHarness {
     var summaries: [Int: ConnectionSummary] = [:]
     var time: Int64 = 0
 
-    init(limits: ReassemblyLimits = .default, overlapPolicy: OverlapPolicy = .linux) {
+    /// Where payloads are placed while ``placesInArena`` is set: memory that outlives the
+    /// reassembler, given to it as ``TCPReassembler/persistentBytes``; `nil`: none.
+    let arena: PayloadArena?
+    /// Whether the next payloads go to the arena (else they are read from a temporary array).
+    var placesInArena: Bool
+
+    /// - Parameter arenaCapacity: Bytes of an arena for payloads (see ``arena``); 0: none.
+    init(limits: ReassemblyLimits = .default, overlapPolicy: OverlapPolicy = .linux, arenaCapacity: Int = 0) {
         reassembler = TCPReassembler(limits: limits, overlapPolicy: overlapPolicy)
+        arena = arenaCapacity > 0 ? PayloadArena(capacity: arenaCapacity) : nil
+        placesInArena = arena != nil
+        reassembler.persistentBytes = arena.map { UnsafeRawBufferPointer($0.bytes) }
     }
 
     mutating func send(_ source: Endpoint = client, _ destination: Endpoint = server, seq: UInt32, ack: UInt32? = nil,
@@ -32,11 +42,16 @@ struct ReassemblyHarness {
         if let seconds { time = seconds * 1_000_000_000 }
         let allFlags = ack == nil ? flags : flags.union(.ack)
         var recorded: [ReassemblyEvent.Recorded] = []
-        payload.withUnsafeBytes { bytes in
+        func process(_ bytes: UnsafeRawBufferPointer) {
             let segment = TCPSegment(source: source, destination: destination, sequenceNumber: seq,
                                      acknowledgmentNumber: ack ?? 0, flags: allFlags, window: 65535,
                                      payload: bytes, missingPayloadLength: missing)
             reassembler.process(segment, at: Timestamp(nanoseconds: time)) { recorded.append($0.recorded) }
+        }
+        if let arena, placesInArena {
+            process(arena.place(payload))
+        } else {
+            payload.withUnsafeBytes { process($0) }
         }
         keep(recorded)
     }
@@ -58,6 +73,27 @@ struct ReassemblyHarness {
             events.append(event)
             if let summary { summaries[summary.connection] = summary }
         }
+    }
+}
+
+/// Memory for payloads that stays put for a harness's life, as a mapped capture file does.
+final class PayloadArena {
+    let bytes: UnsafeMutableRawBufferPointer
+    private var used = 0
+
+    init(capacity: Int) {
+        bytes = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// Copies `payload` after the payloads placed so far.
+    func place(_ payload: [UInt8]) -> UnsafeRawBufferPointer {
+        precondition(used + payload.count <= bytes.count, "arena full")
+        let placed = UnsafeMutableRawBufferPointer(rebasing: bytes[used..<(used + payload.count)])
+        placed.copyBytes(from: payload)
+        used += payload.count
+        return UnsafeRawBufferPointer(placed)
     }
 }
 

@@ -17,11 +17,16 @@ enum TLSKeySource {
     ///   - followsGrowth: The key file may grow while the capture runs (`capture`).
     /// - Returns: `nil` when there are no keys at all: TLS is then not decrypted and the
     ///   command behaves as without the option.
-    /// - Throws: ``CommandFailure`` (exit 2) when the key log cannot be read.
+    /// - Throws: ``CommandFailure`` (exit 2) when the key log cannot be read, or when there are
+    ///   keys but OpenSSL's libcrypto, loaded only now, cannot be (nothing could be decrypted).
     static func keys(_ arguments: ParsedArguments, capture path: String?, followsGrowth: Bool = false) throws(CommandFailure) -> KeyLogFile? {
         let option = arguments.value("tls-keylog")
         let embedded = path.map(embeddedKeyLogs) ?? []
         guard option != nil || !embedded.isEmpty else { return nil }
+        if let failure = LibCrypto.loadFailure {
+            throw CommandFailure(message: "framedump: TLS decryption needs OpenSSL's libcrypto (\(LibCrypto.soname)): \(failure)",
+                                 status: .badInput)
+        }
         let keys = try KeyLogFile(path: option, followsGrowth: followsGrowth)
         for log in embedded { keys.add(embedded: log, source: "\(path!) (Decryption Secrets Block)") }
         return keys

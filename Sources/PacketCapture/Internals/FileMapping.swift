@@ -1,3 +1,4 @@
+import CPcap
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +12,9 @@ import Darwin
 /// a window at a time (`madvise(MADV_POPULATE_READ)`, Linux 5.14: one call instead of a page
 /// fault every few pages; ignored where the kernel lacks it) and given back behind it
 /// (`MADV_DONTNEED`: the page cache keeps them, but they leave the process's resident set), so
-/// reading a capture of any size keeps a few windows resident, not the whole file.
+/// reading a capture of any size keeps a few windows resident, not the whole file. The next
+/// ``prefetchDistance`` bytes are also asked into the CPU's cache as the reader goes, a line at
+/// a time, so that reading a record's header rarely waits for memory.
 ///
 /// The bytes stay valid until the mapping is released; a file truncated by another process
 /// while it is mapped makes reads past its new end fault (`SIGBUS`), which reading through
@@ -21,10 +24,14 @@ final class FileMapping {
     let base: UnsafeRawPointer
     /// The file's size in bytes when it was mapped.
     let count: Int
+    // Out of the runtime's exclusivity checks, as `PcapSource.mappedRecords` is: one reader
+    // thread, and `advance(to:)` calls nothing that could reach the mapping again.
     /// Bytes from `base` below which pages were given back.
-    private var releasedUpTo = 0
+    @exclusivity(unchecked) private var releasedUpTo = 0
     /// Bytes from `base` below which pages were brought in.
-    private var populatedUpTo = 0
+    @exclusivity(unchecked) private var populatedUpTo = 0
+    /// Bytes from `base` below which cache lines were prefetched.
+    @exclusivity(unchecked) private var prefetchedUpTo = 0
 
     /// Bytes brought in, or given back, at a time.
     static let window = 1 << 20
@@ -32,6 +39,9 @@ final class FileMapping {
     /// kept past their packet's read (``PcapSource/persistentBytes``; the CLI's read-ahead
     /// batches in flight reach about a MiB back) are read from memory, not faulted in again.
     static let releaseLag = 2 << 20
+    /// How far ahead of the reader cache lines are prefetched: a few records, so that each
+    /// line's load has time to arrive (measured: 8–32 KiB do alike; docs/performance.md).
+    static let prefetchDistance = 16 << 10
 
     /// Maps the regular file open on `descriptor`; `nil` when it is not a regular file, is
     /// empty, or cannot be mapped (the caller then reads it another way).
@@ -54,6 +64,11 @@ final class FileMapping {
     @inline(__always)
     func advance(to offset: Int) {
         if offset >= populatedUpTo || offset - releasedUpTo >= Self.releaseLag + 2 * Self.window { manage(offset) }
+        let ahead = min(count, offset + Self.prefetchDistance)
+        while prefetchedUpTo < ahead {
+            framedump_prefetch(base + prefetchedUpTo)
+            prefetchedUpTo += 64
+        }
     }
 
     private func manage(_ offset: Int) {

@@ -29,13 +29,16 @@ final class RecordProtection {
     private let context: OpaquePointer
     private var iv: [UInt8]
     private let mac: HMAC?
+    private let crypto: LibCrypto
     private(set) var sequence: UInt64 = 0
 
     /// - Parameters:
     ///   - iv: TLS 1.3 and ChaCha20: 12 bytes; TLS 1.2 GCM: the 4-byte salt; CBC: unused.
     ///   - macKey: CBC only.
-    /// - Returns: `nil` when OpenSSL refuses the cipher or the key.
+    /// - Returns: `nil` when libcrypto cannot be loaded, or OpenSSL refuses the cipher or the key.
     init?(suite: TLSCipherSuite, scheme: Scheme, key: [UInt8], iv: [UInt8], macKey: [UInt8] = []) {
+        guard let crypto = LibCrypto.shared else { return nil }
+        self.crypto = crypto
         self.scheme = scheme
         self.iv = iv
         if let hash = suite.mac {
@@ -45,26 +48,26 @@ final class RecordProtection {
             mac = nil
         }
         let cipher: OpaquePointer? = switch suite.cipher {
-        case .aes128GCM: EVP_aes_128_gcm()
-        case .aes256GCM: EVP_aes_256_gcm()
-        case .chaCha20Poly1305: EVP_chacha20_poly1305()
-        case .aes128CBC: EVP_aes_128_cbc()
-        case .aes256CBC: EVP_aes_256_cbc()
+        case .aes128GCM: crypto.EVP_aes_128_gcm()
+        case .aes256GCM: crypto.EVP_aes_256_gcm()
+        case .chaCha20Poly1305: crypto.EVP_chacha20_poly1305()
+        case .aes128CBC: crypto.EVP_aes_128_cbc()
+        case .aes256CBC: crypto.EVP_aes_256_cbc()
         }
-        guard let cipher, let context = EVP_CIPHER_CTX_new() else { return nil }
+        guard let cipher, let context = crypto.EVP_CIPHER_CTX_new() else { return nil }
         self.context = context
         let ok = key.withUnsafeBufferPointer { key in
-            EVP_DecryptInit_ex(context, cipher, nil, key.baseAddress, nil) == 1
+            crypto.EVP_DecryptInit_ex(context, cipher, nil, key.baseAddress, nil) == 1
         }
         guard ok else { return nil }
         if suite.cipher.isAEAD {
-            guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, 12, nil) == 1 else { return nil }
+            guard crypto.EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_IVLEN, 12, nil) == 1 else { return nil }
         } else {
-            EVP_CIPHER_CTX_set_padding(context, 0)
+            _ = crypto.EVP_CIPHER_CTX_set_padding(context, 0)
         }
     }
 
-    deinit { EVP_CIPHER_CTX_free(context) }
+    deinit { crypto.EVP_CIPHER_CTX_free(context) }
 
     /// The bytes a record's fragment has besides its plaintext at least (explicit nonce, tag).
     var overhead: Int {
@@ -143,18 +146,18 @@ final class RecordProtection {
     private func openAEAD(nonce: [UInt8], aad: [UInt8], ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer,
                           into output: UnsafeMutableRawBufferPointer) -> Int? {
         let out = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        guard nonce.withUnsafeBufferPointer({ EVP_DecryptInit_ex(context, nil, nil, nil, $0.baseAddress) }) == 1 else { return nil }
+        guard nonce.withUnsafeBufferPointer({ crypto.EVP_DecryptInit_ex(context, nil, nil, nil, $0.baseAddress) }) == 1 else { return nil }
         var written: Int32 = 0
-        guard aad.withUnsafeBufferPointer({ EVP_DecryptUpdate(context, nil, &written, $0.baseAddress, Int32($0.count)) }) == 1 else { return nil }
+        guard aad.withUnsafeBufferPointer({ crypto.EVP_DecryptUpdate(context, nil, &written, $0.baseAddress, Int32($0.count)) }) == 1 else { return nil }
         var length = 0
         if !ciphertext.isEmpty {
-            guard EVP_DecryptUpdate(context, out, &written, ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            guard crypto.EVP_DecryptUpdate(context, out, &written, ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                     Int32(ciphertext.count)) == 1 else { return nil }
             length = Int(written)
         }
-        guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, 16, UnsafeMutableRawPointer(mutating: tag.baseAddress)) == 1
+        guard crypto.EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, 16, UnsafeMutableRawPointer(mutating: tag.baseAddress)) == 1
         else { return nil }
-        guard EVP_DecryptFinal_ex(context, out + length, &written) == 1 else { return nil }
+        guard crypto.EVP_DecryptFinal_ex(context, out + length, &written) == 1 else { return nil }
         return length + Int(written)
     }
 
@@ -176,11 +179,11 @@ final class RecordProtection {
         guard blocks.count >= 32, blocks.count % 16 == 0 else { return .failed(.length) }
         let out = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let ivBytes = blocks.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        guard EVP_DecryptInit_ex(context, nil, nil, nil, ivBytes) == 1 else { return .failed(.padding) }
+        guard crypto.EVP_DecryptInit_ex(context, nil, nil, nil, ivBytes) == 1 else { return .failed(.padding) }
         var written: Int32 = 0
-        guard EVP_DecryptUpdate(context, out, &written, ivBytes + 16, Int32(blocks.count - 16)) == 1 else { return .failed(.padding) }
+        guard crypto.EVP_DecryptUpdate(context, out, &written, ivBytes + 16, Int32(blocks.count - 16)) == 1 else { return .failed(.padding) }
         var length = Int(written)
-        guard EVP_DecryptFinal_ex(context, out + length, &written) == 1 else { return .failed(.padding) }
+        guard crypto.EVP_DecryptFinal_ex(context, out + length, &written) == 1 else { return .failed(.padding) }
         length += Int(written)
         // RFC 5246 §6.2.3.2: padding_length + 1 bytes, each of value padding_length.
         let padding = Int(output[length - 1])
