@@ -22,7 +22,11 @@
 /// When it empties (the peer acknowledged everything), storage of up to ``keptCapacity`` bytes
 /// is kept for the next segment — an allocation per segment cost more than the copy's
 /// bookkeeping (measured, docs/performance.md) — and larger storage is released. ``cost``
-/// counts the storage, not just the bytes, so the reassembler's bound covers what is kept.
+/// counts the storage, not just the bytes, so the reassembler's bound covers what is kept: the
+/// capacity the window asks for (doubling as it grows), not the arrays' own `capacity`, which
+/// the allocator rounds up by an amount that depends on the heap's state (`malloc_usable_size`)
+/// — and so on other threads' timing, which made the total bound, and with it which
+/// retransmissions were compared, differ from one run to the next.
 struct DeliveredBytes {
     /// A run of delivered bytes kept where they lie.
     private struct Piece {
@@ -36,6 +40,9 @@ struct DeliveredBytes {
     /// Bytes kept in place; `pieces[pieceHead...]` are kept. Empty while bytes are copied.
     private var pieces: [Piece] = []
     private var pieceHead = 0
+    /// The capacities asked for `storage` and `pieces`, in elements: at most theirs.
+    private var storageAskedFor = 0
+    private var piecesAskedFor = 0
     /// Stream offset of the first byte kept.
     private(set) var start: UInt64 = 0
     /// Bytes kept.
@@ -44,8 +51,9 @@ struct DeliveredBytes {
     /// Storage kept when the window empties, in bytes: about two full-sized segments.
     static let keptCapacity = 4096
 
-    /// Memory charged for it: the capacity of the storage and of the list of pieces.
-    var cost: Int { storage.capacity &+ pieces.capacity &* MemoryLayout<Piece>.stride }
+    /// Memory charged for it, in bytes: the capacity asked for the storage and for the list of
+    /// pieces (each array's allocation is that, rounded up by the allocator by a few bytes).
+    var cost: Int { storageAskedFor &+ piecesAskedFor &* MemoryLayout<Piece>.stride }
     /// Stream offset after the last byte kept.
     var end: UInt64 { start + UInt64(count) }
     /// Whether the bytes are kept in place (pieces) rather than copied.
@@ -69,6 +77,7 @@ struct DeliveredBytes {
             appendPiece(kept)
         } else {
             if keepsInPlace { copyPieces() }
+            Self.grow(&storage, &storageAskedFor, toHold: storage.count &+ kept.count)
             storage.append(contentsOf: kept)
             count &+= kept.count
         }
@@ -84,8 +93,10 @@ struct DeliveredBytes {
     /// Forgets every byte and releases the storage.
     mutating func removeAll() {
         storage = []
+        storageAskedFor = 0
         head = 0
         pieces = []
+        piecesAskedFor = 0
         pieceHead = 0
         count = 0
     }
@@ -122,7 +133,17 @@ struct DeliveredBytes {
     private mutating func appendPiece(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         count &+= bytes.count
+        Self.grow(&pieces, &piecesAskedFor, toHold: pieces.count &+ 1)
         pieces.append(Piece(base: base, count: bytes.count))
+    }
+
+    /// Makes `array`'s capacity at least `needed` elements before an append, asking for
+    /// twice the capacity asked before (or `needed`, if more) and noting it in `askedFor` — the
+    /// growth an append would choose, but from the capacity asked rather than the allocator's.
+    private static func grow<Element>(_ array: inout [Element], _ askedFor: inout Int, toHold needed: Int) {
+        guard needed > askedFor || needed > array.capacity else { return }
+        if needed > askedFor { askedFor = max(needed, 2 &* askedFor) }
+        array.reserveCapacity(askedFor)
     }
 
     /// Turns the pieces into copied bytes, so that copied bytes can follow them.
@@ -130,22 +151,24 @@ struct DeliveredBytes {
         let kept = count
         let inPlace = pieces[pieceHead...]
         empty()
-        storage.reserveCapacity(kept)
+        Self.grow(&storage, &storageAskedFor, toHold: kept)
         for piece in inPlace { storage.append(contentsOf: UnsafeRawBufferPointer(start: piece.base, count: piece.count)) }
         count = kept
     }
 
     /// Forgets every byte, keeping small storage for the next ones.
     private mutating func empty() {
-        if storage.capacity <= Self.keptCapacity {
+        if storageAskedFor <= Self.keptCapacity {
             storage.removeAll(keepingCapacity: true)
         } else {
             storage = []
+            storageAskedFor = 0
         }
-        if pieces.capacity &* MemoryLayout<Piece>.stride <= Self.keptCapacity {
+        if piecesAskedFor &* MemoryLayout<Piece>.stride <= Self.keptCapacity {
             pieces.removeAll(keepingCapacity: true)
         } else {
             pieces = []
+            piecesAskedFor = 0
         }
         head = 0
         pieceHead = 0

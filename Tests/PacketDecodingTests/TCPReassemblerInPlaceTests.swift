@@ -130,4 +130,27 @@ struct TCPReassemblerInPlaceTests {
         harness.send(seq: 100 + 7_000, copy)
         #expect(harness.notices() == [.overlap(offset: 7_999, length: 1, kept: .earlier)])
     }
+
+    /// What the window is charged must not depend on the heap: the arrays' own capacity is the
+    /// allocator's rounding of what was asked (`malloc_usable_size`, which varies with the
+    /// heap's state, so with other threads' timing), and charging it made the 16 MiB total —
+    /// and so which retransmissions are compared — differ from run to run on one capture.
+    @Test("the window is charged the capacity it asked for: the bytes, doubling as it grows, whatever the allocator rounds to")
+    func costIsWhatWasAskedFor() {
+        var harness = ReassemblyHarness()
+        harness.send(seq: 99, [.syn])
+        // 1,001 bytes: an allocation the allocator rounds up (to a multiple of 16, and more
+        // when it splits a larger free chunk).
+        harness.send(seq: 100, Array(Self.stream[0..<1_001]))
+        #expect(harness.reassembler.retainedBytesHeld == 1_001)
+        harness.send(seq: 100 + 1_001, Array(Self.stream[1_001..<1_002]))
+        #expect(harness.reassembler.retainedBytesHeld == 2_002)
+        harness.send(seq: 100 + 1_002, Array(Self.stream[1_002..<3_500]))
+        #expect(harness.reassembler.retainedBytesHeld == 4_004)
+
+        var inPlace = ReassemblyHarness(arenaCapacity: 1 << 20)
+        Self.sendInOrder(&inPlace, upTo: 3_000, size: 1_000)
+        // Three pieces (an address and a length: 16 bytes each): room asked for one, two, four.
+        #expect(inPlace.reassembler.retainedBytesHeld == 4 * 16)
+    }
 }
