@@ -28,10 +28,13 @@
 /// — and so on other threads' timing, which made the total bound, and with it which
 /// retransmissions were compared, differ from one run to the next.
 struct DeliveredBytes {
-    /// A run of delivered bytes kept where they lie.
+    /// A run of delivered bytes kept where they lie: from the previous piece's `end` (the
+    /// first piece: from ``start``) to its own.
     private struct Piece {
         var base: UnsafeRawPointer
-        var count: Int
+        /// Stream offset after its last byte; ascending along `pieces`, so a retransmission's
+        /// first piece is found by a binary search, not a walk over up to capacity / 16 pieces.
+        var end: UInt64
     }
 
     /// Copied bytes; `storage[head...]` are kept.
@@ -66,12 +69,12 @@ struct DeliveredBytes {
     ///   that their address can be kept instead of a copy.
     mutating func append(_ bytes: UnsafeRawBufferPointer, at offset: UInt64, capacity: Int, inPlace: Bool) {
         guard capacity > 0 else { return removeAll() }
-        if offset != end || count == 0 {
-            empty()
-            start = offset
-        }
         let kept = bytes.count > capacity ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - capacity)...]) : bytes
-        start += UInt64(bytes.count - kept.count)
+        // Bytes of a capacity or more leave nothing of the window before them.
+        if offset != end || count == 0 || kept.count < bytes.count {
+            empty()
+            start = offset + UInt64(bytes.count - kept.count)
+        }
         if inPlace, count == 0 || keepsInPlace,
            (pieces.count &- pieceHead &+ 1) &* MemoryLayout<Piece>.stride <= capacity {
             appendPiece(kept)
@@ -118,11 +121,17 @@ struct DeliveredBytes {
             differing = differing.map { min($0.lowerBound, found.lowerBound)..<max($0.upperBound, found.upperBound) } ?? found
         }
         if keepsInPlace {
-            var pieceOffset = start
-            for piece in pieces[pieceHead...] {
-                guard pieceOffset < to else { break }
-                compare(UnsafeRawBufferPointer(start: piece.base, count: piece.count), at: pieceOffset)
-                pieceOffset += UInt64(piece.count)
+            // The first piece ending after `from`.
+            var low = pieceHead, high = pieces.count - 1
+            while low < high {
+                let middle = low + (high - low) / 2
+                if pieces[middle].end > from { high = middle } else { low = middle + 1 }
+            }
+            var pieceStart = low == pieceHead ? start : pieces[low - 1].end
+            for piece in pieces[low...] {
+                guard pieceStart < to else { break }
+                compare(UnsafeRawBufferPointer(start: piece.base, count: Int(piece.end - pieceStart)), at: pieceStart)
+                pieceStart = piece.end
             }
         } else {
             storage.withUnsafeBytes { compare(UnsafeRawBufferPointer(rebasing: $0[head...]), at: start) }
@@ -134,7 +143,7 @@ struct DeliveredBytes {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         count &+= bytes.count
         Self.grow(&pieces, &piecesAskedFor, toHold: pieces.count &+ 1)
-        pieces.append(Piece(base: base, count: bytes.count))
+        pieces.append(Piece(base: base, end: end))
     }
 
     /// Makes `array`'s capacity at least `needed` elements before an append, asking for
@@ -152,7 +161,11 @@ struct DeliveredBytes {
         let inPlace = pieces[pieceHead...]
         empty()
         Self.grow(&storage, &storageAskedFor, toHold: kept)
-        for piece in inPlace { storage.append(contentsOf: UnsafeRawBufferPointer(start: piece.base, count: piece.count)) }
+        var pieceStart = start
+        for piece in inPlace {
+            storage.append(contentsOf: UnsafeRawBufferPointer(start: piece.base, count: Int(piece.end - pieceStart)))
+            pieceStart = piece.end
+        }
         count = kept
     }
 
@@ -176,17 +189,16 @@ struct DeliveredBytes {
     }
 
     private mutating func dropFront(_ byteCount: Int) {
+        var pieceStart = start
         start += UInt64(byteCount)
         count -= byteCount
         guard count > 0 else { return empty() }
         if keepsInPlace {
-            var left = byteCount
-            while left >= pieces[pieceHead].count {
-                left -= pieces[pieceHead].count
+            while pieces[pieceHead].end <= start {
+                pieceStart = pieces[pieceHead].end
                 pieceHead += 1
             }
-            pieces[pieceHead].base += left
-            pieces[pieceHead].count -= left
+            pieces[pieceHead].base += Int(start - pieceStart)
             if pieceHead >= 256, pieceHead * 2 >= pieces.count {
                 pieces.removeFirst(pieceHead)
                 pieceHead = 0
