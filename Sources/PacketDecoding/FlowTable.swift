@@ -1,7 +1,8 @@
 /// The tracked connections: a dictionary from ``ConnectionKey`` to a slot, the slots, and the
 /// least-recently-active orders used for idle eviction and for making room.
 ///
-/// Every operation is O(1) (amortized): lookup is one hash, "seen a segment" moves the slot to
+/// Every operation is O(1) (amortized): lookup is one hash (none when the segment's connection
+/// is the previous segment's), "seen a segment" moves the slot to
 /// the back of an intrusive list, and the idle sweep only looks at the front of that list, so
 /// a table of 100,000+ connections costs the same per packet as a table of ten. Freed slots are
 /// reused, so the slot array never grows beyond the most connections tracked at once.
@@ -18,9 +19,19 @@ struct FlowTable {
     /// Connections holding out-of-order bytes, in the order they started holding.
     private(set) var holders = SlotList()
 
+    /// The key of the latest lookup that found a connection, and its slot: consecutive segments
+    /// mostly belong to one connection (a sender's burst, the peer's ACKs of it), so most
+    /// lookups compare one key instead of hashing. Cleared when that slot is freed.
+    private var lastFound: (key: ConnectionKey, slot: Int32)?
+
     var count: Int { index.count }
 
-    func slot(for key: ConnectionKey) -> Int32? { index[key] }
+    mutating func slot(for key: ConnectionKey) -> Int32? {
+        if let lastFound, lastFound.key == key { return lastFound.slot }
+        let slot = index[key]
+        if let slot { lastFound = (key, slot) }
+        return slot
+    }
 
     subscript(slot: Int32) -> TCPConnection { slots[Int(slot)] }
 
@@ -41,6 +52,7 @@ struct FlowTable {
 
     /// Forgets a connection and frees its slot.
     mutating func remove(_ slot: Int32) {
+        if lastFound?.slot == slot { lastFound = nil }
         index[self[slot].key] = nil
         self[slot].releaseBuffers()
         vacant.append(slot)

@@ -12,6 +12,27 @@ struct FlowTableTests {
         #expect(ConnectionKey(a, b) != ConnectionKey(a, Endpoint(address: .v4(7), port: 50001)))
     }
 
+    @Test("a connection forgotten right after its segments (idle eviction, a reused 4-tuple) is not found again by its key")
+    func forgottenConnectionIsNotFoundAgain() {
+        var h = ReassemblyHarness(limits: ReassemblyLimits(idleTimeoutNanoseconds: 1_000_000_000))
+        h.send(seq: 99, [.syn], at: 0)
+        h.send(seq: 100, Array("first".utf8), at: 0)
+        h.send(server, client, seq: 7, ack: 105, at: 0)
+        // Idle past the timeout: the next segment of the same 4-tuple evicts connection 1 first,
+        // then finds no connection for the key (the previous lookup's) and opens connection 2.
+        h.send(seq: 500, Array("second".utf8), at: 5)
+        h.send(seq: 506, Array("third".utf8), at: 5)
+        #expect(h.events.contains(.closed(1, .idleTimeout)))
+        #expect(h.events.filter { if case .opened = $0 { return true } else { return false } }.count == 2)
+        #expect(h.events.contains(.data(2, .clientToServer, offset: 0, Array("second".utf8))))
+        #expect(h.events.contains(.data(2, .clientToServer, offset: 6, Array("third".utf8))))
+        // A SYN with a new ISN on the same 4-tuple replaces connection 2 the same way.
+        h.send(seq: 9_999, [.syn], at: 5)
+        h.send(seq: 10_000, Array("fourth".utf8), at: 5)
+        #expect(h.events.contains(.closed(2, .replaced)))
+        #expect(h.events.contains(.data(3, .clientToServer, offset: 0, Array("fourth".utf8))))
+    }
+
     @Test("100,000 concurrent connections, each interleaved with all the others")
     func manyConnections() {
         let count = 100_000
