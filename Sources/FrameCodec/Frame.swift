@@ -6,12 +6,14 @@
 /// buffer shared and copies it once (copy-on-write) instead of reusing it in place.
 ///
 /// ### A frame without its body
-/// A decoder told not to hold bodies across chunks (``FrameDecoder/BodyRetention/withinChunk``)
-/// hands out a frame whose body arrived over several chunks with its header alone: ``holdsBody``
-/// is `false`, ``bytes`` and ``header`` are the header, ``body`` and ``payload(from:)`` are
-/// empty (or the part of the header past the payload offset, when that lies in the header), and
+/// A decoder told to hold headers only (``FrameDecoder/BodyRetention/headersOnly``) hands out
+/// every frame of a length-field format with its header alone: ``holdsBody`` is `false`,
+/// ``bytes`` and ``header`` are the header, ``body`` and ``payload(from:)`` are empty (or the
+/// part of the header past the payload offset, when that lies in the header), and
 /// ``droppedByteCount`` says how many bytes of the frame were checksummed and passed over.
-/// ``length`` and ``payloadLength(from:)`` are the frame's sizes in the stream either way.
+/// ``length`` and ``payloadLength(from:)`` are the frame's sizes in the stream either way. The
+/// header is a copy in a small array the decoder reuses for the next frame (or, for a frame
+/// that spanned chunks, a slice of its buffer); keeping the frame makes it allocate another.
 public struct Frame: Sendable, Hashable {
     /// Absolute offset of the frame's first header byte in its stream, in bytes.
     public var offset: UInt64
@@ -38,8 +40,8 @@ public struct Frame: Sendable, Hashable {
             packedLengths = packedLengths & ~(Self.trailerMask << 56) | clamped << 56
         }
     }
-    /// Whether ``bytes`` holds the whole frame (`true`, always so unless its decoder drops bodies
-    /// that span chunks) or only its header, the rest counted in ``droppedByteCount``.
+    /// Whether ``bytes`` holds the whole frame (`true`, always so unless its decoder holds
+    /// headers only) or only its header, the rest counted in ``droppedByteCount``.
     @inlinable
     public var holdsBody: Bool { packedLengths & Self.droppedFlag == 0 }
     /// Bytes of the frame after its header that were checksummed and passed over rather than
@@ -79,7 +81,7 @@ public struct Frame: Sendable, Hashable {
     }
 
     /// Creates a frame that holds its header but not the rest of its bytes, as a decoder with
-    /// ``FrameDecoder/BodyRetention/withinChunk`` hands out a frame whose body spanned chunks.
+    /// ``FrameDecoder/BodyRetention/headersOnly`` hands out a frame of a length-field format.
     ///
     /// - Parameters:
     ///   - offset: absolute stream offset of the first header byte.

@@ -55,7 +55,7 @@ extension FrameDecoder {
                     try reportSkip(endingAt: frameEnd, receive)
                     continue
                 }
-                try emitFrame(storage, at: &position, length: frameEnd &- position, headerLength: 0, crcOK: nil,
+                try emitFrame(storage, base, headersOnly: false, at: &position, length: frameEnd &- position, headerLength: 0, crcOK: nil,
                               trailerLength: delimiters.keeps ? 0 : match.length, receive)
             }
         }

@@ -14,6 +14,7 @@ extension FrameDecoder {
         _ receive: (FrameDecoderOutput) throws -> Void
     ) rethrows {
         let layout = self.layout
+        let headersOnly = holdsHeadersOnly
         var position = readIndex
         defer { readIndex = position }
         while position < end {
@@ -56,7 +57,7 @@ extension FrameDecoder {
                     crcOK = Self.checksumMatches(header, frameLength: frameLength, checksum, fieldOffset: checksumOffset,
                                                  headerLength: headerLength, resuming: takeRunningChecksum(at: position))
                 }
-                try emitFrame(storage, at: &position, length: frameLength, headerLength: headerLength, crcOK: crcOK, receive)
+                try emitFrame(storage, base, headersOnly: headersOnly, at: &position, length: frameLength, headerLength: headerLength, crcOK: crcOK, receive)
             }
         }
     }

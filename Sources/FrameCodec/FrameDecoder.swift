@@ -49,22 +49,25 @@
 ///
 /// ### Memory and cost
 /// The chunk is appended to one growing buffer and frames are handed out as zero-copy slices
-/// of it (see ``Frame``). The consumed prefix is reclaimed only when that is cheap relative to
+/// of it (see ``Frame``); with ``BodyRetention/headersOnly`` it is framed where it lies instead
+/// (below). The consumed prefix is reclaimed only when that is cheap relative to
 /// the work done: the buffer is emptied in place when everything in it was consumed, and
 /// otherwise compacted (the unconsumed tail moved to the front) only once the consumed prefix
 /// is at least 2 KiB *and* at least as long as the tail it moves, so total bytes moved stay
 /// below total bytes fed — cost is linear in the input. The unconsumed bytes never exceed
 /// ``FrameFormat/maxFrameLength`` plus one chunk, whatever the input declares. A decoder that
 /// holds no unfinished bytes after a call holds no buffer at all (its storage is released), so
-/// an idle stream costs only the decoder's own fields.
+/// an idle stream costs only the decoder's own fields (with headers only: a header's worth of
+/// storage, below).
 ///
 /// ### Bodies a consumer does not read
-/// With ``BodyRetention/withinChunk`` a length-field frame whose bytes arrive over many chunks
-/// (it still misses 16 KiB or more when its header is read) is not assembled: the decoder keeps its header, runs the checksum over each later
-/// chunk in place as it arrives, and hands out a frame that holds its header only (see
-/// ``Frame``, "A frame without its body"). Every output — offsets, lengths, checksum verdicts,
+/// With ``BodyRetention/headersOnly`` no frame of a length-field format is assembled: each
+/// chunk is framed where it lies, a frame inside it is checksummed in place and handed out
+/// holding a copy of its header, and a frame it leaves unfinished keeps its header while the
+/// checksum runs over each later chunk in place (see ``Frame``, "A frame without its body", and
+/// FrameDecoder-droppedBodies.swift). Every output — offsets, lengths, checksum verdicts,
 /// events — is the same as with ``BodyRetention/always``; only the bytes a frame holds differ,
-/// and the decoder holds less meanwhile (``bufferedByteCount`` counts the header alone).
+/// and the decoder holds at most a header between calls (``bufferedByteCount``).
 public struct FrameDecoder: Sendable {
     /// The layout frames are decoded with.
     public let format: FrameFormat
@@ -79,8 +82,9 @@ public struct FrameDecoder: Sendable {
     static let defaultRunningChecksumMinimum = 16 << 10
 
     let layout: FrameLayout
-    /// Whether a frame spanning chunks is assembled (see ``BodyRetention``).
-    let bodyRetention: BodyRetention
+    /// ``BodyRetention/headersOnly`` for a length-field format: chunks are framed in place and
+    /// frames hold their headers only (a delimiter format's frames are held whole either way).
+    let holdsHeadersOnly: Bool
     /// Fed bytes; `buffer[readIndex...]` are not yet in a frame or event.
     @usableFromInline var buffer: [UInt8] = []
     @usableFromInline var readIndex = 0
@@ -117,13 +121,18 @@ public struct FrameDecoder: Sendable {
     /// running checksum.
     var runningChecksumMinimum = FrameDecoder.defaultRunningChecksumMinimum
     /// The header length of the awaited frame whose body is being dropped
-    /// (``BodyRetention/withinChunk``): the buffer holds that header alone, at `readIndex`; 0
+    /// (``BodyRetention/headersOnly``): the buffer holds that header alone, at `readIndex`; 0
     /// when no body is being dropped.
     var droppingHeaderLength = 0
     /// Bytes of the awaited frame after its header that were checksummed and dropped so far.
     @usableFromInline var droppedByteCount = 0
     /// The checksum the awaited frame's header stores, read when its body began to be dropped.
     var droppingStoredChecksum: UInt64 = 0
+    /// With ``BodyRetention/headersOnly``: the header of the last frame handed out from the
+    /// bytes decoded (a chunk framed in place, or the buffer), of which that frame's
+    /// ``Frame/bytes`` is a slice; as long as the layout's longest header (empty until the first
+    /// frame), and reused for the next frame unless a receiver kept the last.
+    var headerScratch: [UInt8] = []
     /// Events decided by ``noteGap(byteCount:_:)``, ``finish(_:)`` or
     /// ``abandonPartialFrame(_:)`` but not yet received because `receive` threw: the next call
     /// delivers them first. Empty unless a receiver threw.
@@ -136,13 +145,13 @@ public struct FrameDecoder: Sendable {
     /// - Parameters:
     ///   - format: the frame layout; its field layout is precomputed once here.
     ///   - startOffset: the absolute stream offset of the first byte to be fed, in bytes.
-    ///   - bodyRetention: whether a frame whose bytes span chunks is handed out whole
-    ///     (``BodyRetention/always``, the default) or with its header only.
+    ///   - bodyRetention: whether frames are handed out whole (``BodyRetention/always``, the
+    ///     default) or, for a length-field format, with their headers only.
     public init(format: FrameFormat, startOffset: UInt64 = 0, bodyRetention: BodyRetention = .always) {
         self.format = format
         self.layout = FrameLayout(format)
         self.bufferOffset = startOffset
-        self.bodyRetention = bodyRetention
+        self.holdsHeadersOnly = bodyRetention == .headersOnly && layout.delimiters == nil
     }
 
     /// Total bytes fed so far, plus `startOffset` and gaps: the stream offset the next chunk starts at.
@@ -154,7 +163,7 @@ public struct FrameDecoder: Sendable {
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Bytes fed of the unfinished frame or header, held or dropped: ``bufferedByteCount`` plus
-    /// the body bytes of an awaited frame that ``BodyRetention/withinChunk`` dropped. The same
+    /// the body bytes of an awaited frame that ``BodyRetention/headersOnly`` dropped. The same
     /// whatever the retention, so a budget over it (`--max-buffered`) is reached at the same
     /// place either way.
     /// Inlinable, so that the engine reads the three fields where the decoder is stored instead
@@ -167,6 +176,10 @@ public struct FrameDecoder: Sendable {
 
     /// Appends a chunk and calls `receive` for every frame and event it completes, in stream order.
     ///
+    /// With ``BodyRetention/headersOnly`` (a length-field format) the chunk is framed where it
+    /// lies instead, and only what it leaves unfinished is kept: a frame's header, or a header's
+    /// first bytes.
+    ///
     /// If `receive` throws, the error propagates and the decoder stays consistent: outputs
     /// already received are not repeated, and the rest are produced by the next call.
     ///
@@ -175,27 +188,22 @@ public struct FrameDecoder: Sendable {
     ///   - receive: called once per frame or event, synchronously.
     /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func process(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
-        if droppingHeaderLength > 0 {
-            if bytesAwaited > chunk.count {
-                // Body only, the common case: checksummed where it lies, nothing kept.
-                bytesAwaited &-= chunk.count
-                droppedByteCount &+= chunk.count
-                if layout.checksum != nil { runningChecksum.update(chunk) }
-                return
+        if holdsHeadersOnly { return try processHeadersOnly(chunk, receive) }
+        try appendAndDecode(chunk, receive)
+    }
+
+    /// Appends `chunk` to the buffer and decodes what it completes there.
+    mutating func appendAndDecode(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        reclaimConsumedPrefix()
+        chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+        if !undelivered.isEmpty { try deliverUndelivered(receive) }
+        if bytesAwaited > chunk.count {
+            bytesAwaited &-= chunk.count
+            if checksummedCount > 0, layout.checksum != nil {
+                runningChecksum.update(chunk)
+                checksummedCount &+= chunk.count
             }
-            guard try continueDroppedBody(chunk, receive) else { return }
-        } else {
-            reclaimConsumedPrefix()
-            chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
-            if !undelivered.isEmpty { try deliverUndelivered(receive) }
-            if bytesAwaited > chunk.count {
-                bytesAwaited &-= chunk.count
-                if checksummedCount > 0, layout.checksum != nil {
-                    runningChecksum.update(chunk)
-                    checksummedCount &+= chunk.count
-                }
-                return
-            }
+            return
         }
         bytesAwaited = 0
         try decodeBuffered(receive)
@@ -211,13 +219,16 @@ public struct FrameDecoder: Sendable {
     /// buffer when its cumulation is empty. Large reads — a file read, a big socket read — are
     /// then framed with one copy per chunk boundary, not one per byte.
     ///
-    /// A frame kept past `receive` keeps `chunk`'s storage alive, as a slice does.
+    /// A frame kept past `receive` keeps `chunk`'s storage alive, as a slice does. With
+    /// ``BodyRetention/headersOnly`` (a length-field format) frames hold copies of their
+    /// headers, so `chunk` is framed as its raw bytes are.
     ///
     /// - Parameters:
     ///   - chunk: the stream's next bytes; any size, including empty.
     ///   - receive: called once per frame or event, synchronously.
     /// - Throws: Rethrows what `receive` throws; the decoder itself never throws.
     public mutating func process(_ chunk: [UInt8], _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+        if holdsHeadersOnly { return try chunk.withUnsafeBytes { try processHeadersOnly($0, receive) } }
         var start = 0
         if bufferedByteCount > 0 || !undelivered.isEmpty {
             // Only the rest of a frame whose header is in hand can be completed by itself.
@@ -242,7 +253,7 @@ public struct FrameDecoder: Sendable {
         buffer = chunk  // shares the caller's storage: nothing is copied
         readIndex = start
         bytesAwaited = 0
-        defer { keepTailOnly() }
+        defer { chunk.withUnsafeBytes { keepTail(of: $0) } }
         try decodeBuffered(receive)
     }
 
@@ -328,18 +339,35 @@ public struct FrameDecoder: Sendable {
 
     // MARK: - Decoding
 
-    private mutating func decodeBuffered(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
+    mutating func decodeBuffered(_ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         // A second reference keeps `buffer` readable (and sliceable) while `self` is mutated.
         let storage = buffer
         try storage.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             if layout.delimiters != nil {
                 try decodeDelimitedFrames(storage, base, end: raw.count, receive)
-            } else if let steps = layout.steps {
-                try decodeWalkedFrames(storage, base, end: raw.count, steps: steps, receive)
             } else {
-                try decodeFrames(storage, base, end: raw.count, receive)
+                try decodeLengthFieldFrames(storage, base, end: raw.count, receive)
             }
+        }
+    }
+
+    /// Frames and events of a length-field layout from `readIndex` up to `end`.
+    ///
+    /// - Parameter storage: the array `base` points into, of which frames are slices; unused
+    ///   (empty for a chunk framed in place) when frames hold their headers only
+    ///   (``BodyRetention/headersOnly``).
+    @inline(__always)
+    mutating func decodeLengthFieldFrames(
+        _ storage: [UInt8],
+        _ base: UnsafeRawPointer,
+        end: Int,
+        _ receive: (FrameDecoderOutput) throws -> Void
+    ) rethrows {
+        if let steps = layout.steps {
+            try decodeWalkedFrames(storage, base, end: end, steps: steps, receive)
+        } else {
+            try decodeFrames(storage, base, end: end, receive)
         }
     }
 
@@ -354,6 +382,7 @@ public struct FrameDecoder: Sendable {
         _ receive: (FrameDecoderOutput) throws -> Void
     ) rethrows {
         let layout = self.layout
+        let headersOnly = holdsHeadersOnly
         var position = readIndex
         defer { readIndex = position }
         while true {
@@ -392,7 +421,7 @@ public struct FrameDecoder: Sendable {
                 crcOK = Self.checksumMatches(header, frameLength: frameLength, checksum, fieldOffset: checksum.offset,
                                              headerLength: layout.headerLength, resuming: takeRunningChecksum(at: position))
             }
-            try emitFrame(storage, at: &position, length: frameLength, headerLength: layout.headerLength, crcOK: crcOK, receive)
+            try emitFrame(storage, base, headersOnly: headersOnly, at: &position, length: frameLength, headerLength: layout.headerLength, crcOK: crcOK, receive)
         }
     }
 
@@ -450,12 +479,20 @@ public struct FrameDecoder: Sendable {
         return .passedOver
     }
 
-    /// Reports the open skip run, then the frame of `length` bytes at `position`, a slice of
-    /// `storage`; moves `position` past it (state stored first, so a throwing `receive` leaves
-    /// the decoder ready to carry on).
+    /// Reports the open skip run, then the frame of `length` bytes at `position`; moves
+    /// `position` past it (state stored first, so a throwing `receive` leaves the decoder ready
+    /// to carry on).
+    ///
+    /// - Parameters:
+    ///   - storage: the array `base` points into, of which the frame is a slice unless
+    ///     `headersOnly`.
+    ///   - headersOnly: ``holdsHeadersOnly``, read once by the loop rather than per frame: the
+    ///     frame holds its header only, copied from `base` (``scratchHeader(_:count:)``).
     @inline(__always)
     mutating func emitFrame(
         _ storage: [UInt8],
+        _ base: UnsafeRawPointer,
+        headersOnly: Bool,
         at position: inout Int,
         length: Int,
         headerLength: Int,
@@ -467,13 +504,14 @@ public struct FrameDecoder: Sendable {
         let start = position
         position &+= length
         readIndex = position
-        try receive(.frame(Frame(
-            offset: absoluteOffset(start),
-            bytes: storage[start..<position],
-            headerLength: headerLength,
-            crcOK: crcOK,
-            trailerLength: trailerLength
-        )))
+        // Each frame made in the call, not bound first: a local frame costs a retain and release.
+        if headersOnly {
+            try receive(.frame(Frame(offset: absoluteOffset(start), header: scratchHeader(base + start, count: headerLength),
+                                     droppedByteCount: length &- headerLength, crcOK: crcOK)))
+        } else {
+            try receive(.frame(Frame(offset: absoluteOffset(start), bytes: storage[start..<position], headerLength: headerLength,
+                                     crcOK: crcOK, trailerLength: trailerLength)))
+        }
     }
 
     /// Passes over the first byte of a header whose declared length is out of range: one
@@ -552,10 +590,12 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Starts the running checksum of the awaited frame at `position`: `crc` (of `tables`'
-    /// polynomial) of its first `count` bytes (its whole header among them).
+    /// polynomial) of its first `count` bytes (its whole header among them). It folds when the
+    /// frame misses ``runningChecksumMinimum`` bytes or more (a frame whose body is dropped may
+    /// miss fewer, and then spans only a few more chunks).
     @inline(__always)
     mutating func startRunningChecksum(_ crc: UInt32, _ tables: CRC32Tables, count: Int, at position: Int) {
-        runningChecksum = CRC32.Running(tables, continuing: crc)
+        runningChecksum = CRC32.Running(tables, continuing: crc, folding: bytesAwaited >= runningChecksumMinimum)
         checksummedCount = count
         runningChecksumOffset = absoluteOffset(position)
     }
@@ -662,14 +702,34 @@ public struct FrameDecoder: Sendable {
         }
     }
 
-    /// After decoding straight from a caller's array: keeps only the unconsumed tail, copied
-    /// into storage of the decoder's own, so that the next append does not copy the caller's
-    /// whole array on write and the decoder holds no more than it needs.
-    private mutating func keepTailOnly() {
-        guard readIndex < buffer.count else { return reclaimConsumedPrefix() }
+    /// After decoding straight from a caller's bytes (`bytes`, at positions `bufferOffset` on):
+    /// keeps only the unconsumed tail — of a frame whose body is being dropped, its header —
+    /// copied into storage of the decoder's own, so that the next append does not copy a
+    /// caller's whole array on write and the decoder holds no more than it needs.
+    mutating func keepTail(of bytes: UnsafeRawBufferPointer) {
+        let tail = UnsafeRawBufferPointer(rebasing: bytes[readIndex..<(droppingHeaderLength > 0 ? readIndex &+ droppingHeaderLength : bytes.count)])
         bufferOffset = absoluteOffset(readIndex)
-        buffer = Array(buffer[readIndex..<(droppingHeaderLength > 0 ? readIndex &+ droppingHeaderLength : buffer.count)])
         readIndex = 0
+        if holdsHeadersOnly, buffer.count == tail.count, buffer.capacity <= Self.keptHeaderCapacity {
+            // One header in place of the last (`bytes` is then a chunk, never the buffer).
+            buffer.withUnsafeMutableBytes { $0.copyMemory(from: tail) }
+            return
+        }
+        emptyBuffer()
+        tail.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Empties the buffer (its positions then start at `bufferOffset`). The storage is released,
+    /// not kept: an idle stream holds no storage (thousands of open connections each keeping
+    /// their largest segment's capacity add up), for one allocation per chunk; with headers only,
+    /// a header's worth is kept (``keptHeaderCapacity``).
+    @inline(__always)
+    mutating func emptyBuffer() {
+        if holdsHeadersOnly, buffer.capacity <= Self.keptHeaderCapacity {
+            buffer.removeAll(keepingCapacity: true)
+        } else {
+            buffer = []
+        }
     }
 
     /// Frees the consumed prefix when that is cheap; see "Memory and cost" in the type's docs.
@@ -677,10 +737,8 @@ public struct FrameDecoder: Sendable {
         guard readIndex > 0 else { return }
         let unconsumed = buffer.count &- readIndex
         if unconsumed == 0 {
-            // Released, not kept: an idle stream holds no storage (thousands of open connections
-            // each keeping their largest segment's capacity add up), for one allocation per chunk.
             bufferOffset = absoluteOffset(readIndex)
-            buffer = []
+            emptyBuffer()
             readIndex = 0
         } else if readIndex >= Self.compactionThreshold, readIndex >= unconsumed {
             bufferOffset = absoluteOffset(readIndex)

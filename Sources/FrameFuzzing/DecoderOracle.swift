@@ -2,8 +2,8 @@ import FrameCodec
 
 /// Checks one decoder run against the contract properties that need nothing but the input:
 /// the outputs tile the stream, every byte is accounted for once, frames and events match the
-/// reference model, memory stays bounded; and a decoder that drops the bodies of frames spanning
-/// chunks gives the same outputs, holding no more.
+/// reference model, memory stays bounded; and a decoder that holds headers only gives the same
+/// outputs, holding no more, whether its receiver returns or throws now and then.
 ///
 /// Case-specific expectations (the encoded frames come back; frames after damage are
 /// recovered) are checked by ``FuzzCase``, which knows how its stream was made.
@@ -22,28 +22,39 @@ public enum DecoderOracle {
         } else if let failure = referenceFailure(run.outputs, input) {
             failures.append(failure)
         }
-        // Every frame that spans chunks is dropped, however short: the cases' frames mostly are.
-        let dropping = DecoderRun(input, bodyRetention: .dropping(fromMissing: 1))
+        let dropping = DecoderRun(input, bodyRetention: .headersOnly)
         failures += dropping.failures
         if let failure = droppedBodiesFailure(dropping, against: run) { failures.append(failure) }
+        let interrupted = DecoderRun(input, bodyRetention: .headersOnly, throwing: true)
+        failures += interrupted.failures
+        if let failure = outputsFailure(interrupted, against: run, .throwingReceiver, "with a receiver that throws") {
+            failures.append(failure)
+        }
         return (run.outputs, failures)
     }
 
-    /// A run with ``FrameDecoder/BodyRetention/withinChunk`` against one with `.always` over the
+    /// A run with ``FrameDecoder/BodyRetention/headersOnly`` against one with `.always` over the
     /// same input: the same outputs, and after every call no more bytes held and as many pending.
     static func droppedBodiesFailure(_ dropping: DecoderRun, against holding: DecoderRun) -> FuzzFailure? {
-        let common = min(dropping.outputs.count, holding.outputs.count)
-        let differing = (0..<common).first { dropping.outputs[$0] != holding.outputs[$0] }
-        if let index = differing ?? (dropping.outputs.count != holding.outputs.count ? common : nil) {
-            let got = index < dropping.outputs.count ? "\(dropping.outputs[index])" : "nothing"
-            let expected = index < holding.outputs.count ? "\(holding.outputs[index])" : "nothing"
-            return FuzzFailure(.droppedBodies, "output \(index) dropping bodies is \(got); holding them, \(expected)")
-        }
+        if let failure = outputsFailure(dropping, against: holding, .droppedBodies, "holding headers only") { return failure }
         for (call, (dropped, held)) in zip(dropping.bufferedAfterEachCall, holding.bufferedAfterEachCall).enumerated()
         where dropped.held > held.held || dropped.pending != held.held {
-            return FuzzFailure(.droppedBodies, "after call \(call) the decoder dropping bodies holds \(dropped.held) bytes of \(dropped.pending) pending; holding them, \(held.held)")
+            return FuzzFailure(.droppedBodies, "after call \(call) the decoder holding headers only holds \(dropped.held) bytes of \(dropped.pending) pending; holding bodies, \(held.held)")
         }
         return nil
+    }
+
+    /// The first output where `run` differs from `reference`, as a failure of `property`.
+    ///
+    /// - Parameter what: how `run` was made, for the failure's detail.
+    /// - Returns: `nil` when the outputs are the same.
+    static func outputsFailure(_ run: DecoderRun, against reference: DecoderRun, _ property: FuzzFailure.Property, _ what: String) -> FuzzFailure? {
+        let common = min(run.outputs.count, reference.outputs.count)
+        let differing = (0..<common).first { run.outputs[$0] != reference.outputs[$0] }
+        guard let index = differing ?? (run.outputs.count != reference.outputs.count ? common : nil) else { return nil }
+        let got = index < run.outputs.count ? "\(run.outputs[index])" : "nothing"
+        let expected = index < reference.outputs.count ? "\(reference.outputs[index])" : "nothing"
+        return FuzzFailure(property, "output \(index) \(what) is \(got); holding bodies, with a receiver that returns, \(expected)")
     }
 
     /// Every output starts where the previous one ended, none is empty, none crosses a gap,

@@ -4,9 +4,15 @@ import FrameCodec
 ///
 /// Frames are checked against the input as they come (their slices point into the decoder's
 /// buffer) and kept as offsets only, so a run holds no more memory than the decoder does. A
-/// frame that holds only its header (``FrameDecoder/BodyRetention/withinChunk``) is checked
+/// frame that holds only its header (``FrameDecoder/BodyRetention/headersOnly``) is checked
 /// for the bytes it holds, and counted at its full length.
+///
+/// A throwing run's receiver throws after every third output it records; each call that threw
+/// is followed by empty chunks until one returns, which must deliver what the throw held back.
 struct DecoderRun {
+    /// What a throwing run's receiver throws.
+    struct Interruption: Error {}
+
     /// An output with its byte count, the shape the oracle compares.
     enum Output: Hashable {
         case frame(offset: UInt64, length: Int, crcOK: Bool?)
@@ -43,7 +49,7 @@ struct DecoderRun {
     /// Frames that hold their header only.
     private(set) var framesWithoutBody = 0
 
-    init(_ input: DecoderInput, bodyRetention: FrameDecoder.BodyRetention = .always) {
+    init(_ input: DecoderInput, bodyRetention: FrameDecoder.BodyRetention = .always, throwing: Bool = false) {
         let format = input.format
         let segments = input.segments
         var decoder = FrameDecoder(format: format, bodyRetention: bodyRetention)
@@ -60,7 +66,7 @@ struct DecoderRun {
             ? format.maxFrameLength + (format.delimiters.map(\.count).max() ?? 1) - 1
             : max(format.headerLength, format.maxFrameLength) - 1
 
-        func receive(_ output: FrameDecoderOutput) {
+        func receive(_ output: FrameDecoderOutput) throws {
             switch output {
             case .frame(let frame):
                 outputs.append(.frame(offset: frame.offset, length: frame.length, crcOK: frame.crcOK))
@@ -70,6 +76,7 @@ struct DecoderRun {
             case .truncated(let offset, let count): outputs.append(.truncated(offset: offset, byteCount: count))
             case .gap(let offset, let count): outputs.append(.gap(offset: offset, byteCount: count))
             }
+            if throwing, outputs.count % 3 == 0 { throw Interruption() }
         }
 
         func check(_ frame: Frame) {
@@ -84,6 +91,8 @@ struct DecoderRun {
             if !frame.holdsBody {
                 framesWithoutBody += 1
                 if bodyRetention == .always { fail(.droppedBodies, "frame at \(frame.offset) holds no body, though bodies are always held") }
+            } else if bodyRetention == .headersOnly, !format.isDelimited {
+                fail(.droppedBodies, "frame at \(frame.offset) holds its body, though headers only are held")
             }
             let segment = segments[index]
             guard frame.offset >= segment.offset,
@@ -95,6 +104,19 @@ struct DecoderRun {
             let start = segment.range.lowerBound + Int(frame.offset - segment.offset)
             if !frame.bytes.elementsEqual(input.bytes[start..<(start + frame.bytes.count)]) {
                 fail(.frameBytes, "frame at \(frame.offset), \(frame.bytes.count) bytes, differs from the input bytes there")
+            }
+        }
+
+        /// Makes one call; when it throws, feeds empty chunks until one returns.
+        func call(_ feed: () throws -> Void) {
+            do {
+                try feed()
+            } catch {
+                var interrupted = true
+                while interrupted {
+                    interrupted = false
+                    do { try decoder.process([UInt8](), receive) } catch { interrupted = true }
+                }
             }
         }
 
@@ -121,22 +143,22 @@ struct DecoderRun {
                     // Odd-sized chunks go in as arrays, which the decoder frames in place; the
                     // rest through raw pointers, which it appends: both paths meet every input.
                     if count % 2 == 1 {
-                        decoder.process(Array(chunk), receive)
+                        call { try decoder.process(Array(chunk), receive) }
                     } else {
-                        decoder.process(chunk, receive)
+                        call { try decoder.process(chunk, receive) }
                     }
                     fed += count
                     streamOffset &+= UInt64(count)
                     checkState(after: "a \(count)-byte chunk", limit: heldLimit)
                 case .gap(let count):
-                    decoder.noteGap(byteCount: count, receive)
+                    call { try decoder.noteGap(byteCount: count, receive) }
                     streamOffset &+= count
                     segmentIndex += 1
                     checkState(after: "a \(count)-byte gap", limit: 0)
                 }
             }
         }
-        decoder.finish(receive)
+        call { try decoder.finish(receive) }
         checkState(after: "finish", limit: 0)
     }
 }

@@ -87,5 +87,5 @@ public struct FrameFuzzer: Sendable {
 
 extension DecoderOracle {
     /// The properties ``DecoderOracle/check(_:)`` judges from the input alone.
-    public static let inputProperties: Set<FuzzFailure.Property> = [.accounting, .frameBytes, .reference, .memory, .streamOffset, .droppedBodies]
+    public static let inputProperties: Set<FuzzFailure.Property> = [.accounting, .frameBytes, .reference, .memory, .streamOffset, .droppedBodies, .throwingReceiver]
 }

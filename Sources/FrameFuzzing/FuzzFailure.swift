@@ -15,11 +15,15 @@ public struct FuzzFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case memory
         /// `streamOffset` differs from the bytes and gaps fed.
         case streamOffset
-        /// A decoder that drops bodies spanning chunks (``FrameDecoder/BodyRetention/withinChunk``)
-        /// gave outputs other than one that holds them, held more bytes after some call (or
-        /// counted other bytes pending than that one holds), or dropped a body where bodies are
-        /// always held.
+        /// A decoder that holds headers only (``FrameDecoder/BodyRetention/headersOnly``) gave
+        /// outputs other than one that holds bodies, held more bytes after some call (or counted
+        /// other bytes pending than that one holds), held a body of a length-field format, or
+        /// dropped a body where bodies are always held.
         case droppedBodies
+        /// A decoder whose receiver throws now and then (each call that threw followed by empty
+        /// chunks until one does not) gave outputs other than one whose receiver never throws:
+        /// an output lost or repeated.
+        case throwingReceiver
         /// A clean stream did not decode to exactly the encoded frames.
         case roundTrip
         /// A damaged stream lost frames that follow the damage and an intact magic, or a

@@ -30,9 +30,9 @@ public struct FramingConfiguration: Sendable {
     /// whole). `false` emits each output as soon as it is known: a live input shows a frame the
     /// moment it completes, even before an earlier one of a stream still undecided.
     public var ordersAcrossStreams = true
-    /// Whether a frame whose bytes span several inputs is handed out whole (``FrameDecoder/BodyRetention/always``,
-    /// the default) or with its header only, its body checksummed in place and never copied
-    /// (``FrameDecoder/BodyRetention/withinChunk``): for a receiver that reads no body bytes
+    /// Whether frames are handed out whole (``FrameDecoder/BodyRetention/always``, the default)
+    /// or, for a length-field format, with their headers only, their bodies checksummed in place
+    /// and never copied (``FrameDecoder/BodyRetention/headersOnly``): for a receiver that reads no body bytes
     /// (`framedump decode --json --payload none` with no body view). Outputs are the same either
     /// way: ``maxBufferedBytes`` counts a partial frame's dropped bytes as if they were held, so
     /// its limit is reached where it would be.

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `decode --json --payload none` with no body view reads no frame's body, so its framing engine
-/// drops the bodies of frames that span packets (`FrameDecoder.BodyRetention.withinChunk`); with
+/// hands out length-field frames with their headers only (`FrameDecoder.BodyRetention.headersOnly`); with
 /// `--payload hex` it holds them. Apart from `payload_hex`, the two outputs must be the same
 /// byte for byte on every capture fixture: lengths, checksum verdicts, events, limits, totals.
 @Suite struct DroppedBodiesEndToEndTests {

@@ -23,9 +23,9 @@ struct FrameOutputOptions {
 
     /// Whether what these options print reads the bytes of a frame's body: text (its dump),
     /// `payload_hex`, a body view, or a WebSocket layer's inner frames (`--format websocket`,
-    /// `--inner`). When nothing does, a capture's framing engine hands out frames that span many
-    /// packets with their headers only (``FrameDecoder/BodyRetention/withinChunk``), their
-    /// bodies checksummed and never copied.
+    /// `--inner`). When nothing does, a capture's framing engine hands out the frames of a
+    /// length-field format with their headers only (``FrameDecoder/BodyRetention/headersOnly``),
+    /// their bodies checksummed where the packets lie and never copied.
     var readsFrameBodies: Bool { !json || includesPayload || bodies.showsAnyBody || webSocket != nil || detectedWebSocket.framesInner }
 
     /// `--format`, `--json`, `--payload`, `--body`, `--proto-descriptors` and `--color`, in the

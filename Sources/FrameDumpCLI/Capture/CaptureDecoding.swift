@@ -98,7 +98,7 @@ enum CaptureDecoding {
             var configuration = limits.framing(format: options.format)
             // Live: each frame is printed when its packet comes, not held behind another stream's.
             configuration.ordersAcrossStreams = !flushesEachPacket
-            if !options.readsFrameBodies { configuration.bodyRetention = .withinChunk }
+            if !options.readsFrameBodies { configuration.bodyRetention = .headersOnly }
             var session = DecodeSession(configuration: configuration, renderer: renderer,
                                         output: context.output, keepsTotals: keepsTotals, tlsKeys: tlsKeys,
                                         webSocket: options.webSocket.map { limits.webSocket($0) },
