@@ -103,7 +103,7 @@ extension FuzzCase {
 
     /// Intact frames the decoder must report: those before the first damage, and, for a
     /// format with a magic, those from the first real magic after each damaged stretch (and
-    /// after any output that swallowed it) up to the next stretch.
+    /// after any frame or tail that swallowed it or that magic) up to the next stretch.
     private func recoverableFrames(_ outputs: [DecoderRun.Output], _ rendered: RenderedCase) -> [DecoderRun.Output] {
         let intact = rendered.intactFrames
         let ranges = rendered.damagedRanges
@@ -116,23 +116,30 @@ extension FuzzCase {
         var required = frames(from: 0, before: ranges.first?.lowerBound ?? .max)
         let layout = ReferenceLayout(format)
         guard let magic = layout.magicBytes else { return required }
-        for (index, range) in ranges.enumerated() {
-            var resume = range.upperBound
-            if range.upperBound > 0, let covering = outputs.first(where: {
-                $0.offset < range.upperBound && range.upperBound - $0.offset <= $0.byteCount
-            }) {
-                switch covering {
-                case .frame, .truncated:
-                    // A frame read with a damaged length, or a tail waiting for one, legitimately
-                    // swallows what follows; a skip must not pass over a real magic.
-                    resume = max(resume, covering.offset + covering.byteCount)
-                default:
-                    break
+        // The end of a frame or tail that begins before `offset` and reaches `at`: a frame read
+        // with a damaged length, a tail waiting for one, or a frame that happens to parse out of
+        // step in the bytes after the damage (a magic of zeros in zeros) legitimately swallows
+        // what follows; a skip must not pass over a real magic.
+        func swallowingEnd(at offset: UInt64, reaching: (UInt64, UInt64) -> Bool) -> UInt64? {
+            for output in outputs where output.offset < offset && reaching(output.offset, output.byteCount) {
+                switch output {
+                case .frame, .truncated: return output.offset + output.byteCount
+                default: continue
                 }
             }
-            guard let start = firstMagic(magic, layout, in: rendered.input, from: resume),
-                  intact.contains(where: { $0.offset == start })
-            else { continue }
+            return nil
+        }
+        for (index, range) in ranges.enumerated() {
+            var resume = range.upperBound
+            if range.upperBound > 0,
+               let end = swallowingEnd(at: range.upperBound, reaching: { range.upperBound - $0 <= $1 }) {
+                resume = max(resume, end)
+            }
+            var candidate = firstMagic(magic, layout, in: rendered.input, from: resume)
+            while let start = candidate, let end = swallowingEnd(at: start, reaching: { start - $0 < $1 }) {
+                candidate = firstMagic(magic, layout, in: rendered.input, from: end)
+            }
+            guard let start = candidate, intact.contains(where: { $0.offset == start }) else { continue }
             required += frames(from: start, before: index + 1 < ranges.count ? ranges[index + 1].lowerBound : nil)
         }
         return required

@@ -69,6 +69,23 @@ struct FuzzCampaignTests {
         #expect(fuzzCase.check() == [])
     }
 
+    /// `framedump fuzz --format random --seed 0x99a212e38cc0ed82`, minimized: with a magic of
+    /// zeros after a varint length, a frame with its last byte deleted makes `00 00 00 00 …`, and
+    /// the decoder reads a valid empty frame out of step over the next frame's start. That frame
+    /// swallows the intact one; recovery is owed from the first real magic it leaves whole.
+    @Test func aFrameReadOutOfStepMaySwallowTheNextIntactFrame() throws {
+        let format = try FrameFormat(spec: "len:varint4 magic:u16le=0x0000 max=7")
+        let fuzzCase = FuzzCase(
+            seed: 0,
+            format: format,
+            frames: [.init(fields: [:], body: []), .init(fields: [:], body: []), .init(fields: [:], body: []), .init(fields: [:], body: [0])],
+            damage: [.deleteBytes(frame: 0, at: 2, count: 1)],
+            chunking: .whole
+        )
+        #expect(try fuzzCase.render().input.bytes == [0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0])
+        #expect(fuzzCase.check() == [])
+    }
+
     @Test func inputMinimizationKeepsOnlyWhatFails() {
         let input = DecoderInput(
             format: .u16,
