@@ -22,12 +22,19 @@
 /// When it empties (the peer acknowledged everything), storage of up to ``keptCapacity`` bytes
 /// is kept for the next segment — an allocation per segment cost more than the copy's
 /// bookkeeping (measured, docs/performance.md) — and larger storage is released. ``cost``
-/// counts the storage, not just the bytes, so the reassembler's bound covers what is kept.
+/// counts the storage, not just the bytes, so the reassembler's bound covers what is kept: the
+/// capacity the window asks for (doubling as it grows), not the arrays' own `capacity`, which
+/// the allocator rounds up by an amount that depends on the heap's state (`malloc_usable_size`)
+/// — and so on other threads' timing, which made the total bound, and with it which
+/// retransmissions were compared, differ from one run to the next.
 struct DeliveredBytes {
-    /// A run of delivered bytes kept where they lie.
+    /// A run of delivered bytes kept where they lie: from the previous piece's `end` (the
+    /// first piece: from ``start``) to its own.
     private struct Piece {
         var base: UnsafeRawPointer
-        var count: Int
+        /// Stream offset after its last byte; ascending along `pieces`, so a retransmission's
+        /// first piece is found by a binary search, not a walk over up to capacity / 16 pieces.
+        var end: UInt64
     }
 
     /// Copied bytes; `storage[head...]` are kept.
@@ -36,6 +43,9 @@ struct DeliveredBytes {
     /// Bytes kept in place; `pieces[pieceHead...]` are kept. Empty while bytes are copied.
     private var pieces: [Piece] = []
     private var pieceHead = 0
+    /// The capacities asked for `storage` and `pieces`, in elements: at most theirs.
+    private var storageAskedFor = 0
+    private var piecesAskedFor = 0
     /// Stream offset of the first byte kept.
     private(set) var start: UInt64 = 0
     /// Bytes kept.
@@ -44,8 +54,9 @@ struct DeliveredBytes {
     /// Storage kept when the window empties, in bytes: about two full-sized segments.
     static let keptCapacity = 4096
 
-    /// Memory charged for it: the capacity of the storage and of the list of pieces.
-    var cost: Int { storage.capacity &+ pieces.capacity &* MemoryLayout<Piece>.stride }
+    /// Memory charged for it, in bytes: the capacity asked for the storage and for the list of
+    /// pieces (each array's allocation is that, rounded up by the allocator by a few bytes).
+    var cost: Int { storageAskedFor &+ piecesAskedFor &* MemoryLayout<Piece>.stride }
     /// Stream offset after the last byte kept.
     var end: UInt64 { start + UInt64(count) }
     /// Whether the bytes are kept in place (pieces) rather than copied.
@@ -58,17 +69,18 @@ struct DeliveredBytes {
     ///   that their address can be kept instead of a copy.
     mutating func append(_ bytes: UnsafeRawBufferPointer, at offset: UInt64, capacity: Int, inPlace: Bool) {
         guard capacity > 0 else { return removeAll() }
-        if offset != end || count == 0 {
-            empty()
-            start = offset
-        }
         let kept = bytes.count > capacity ? UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - capacity)...]) : bytes
-        start += UInt64(bytes.count - kept.count)
+        // Bytes of a capacity or more leave nothing of the window before them.
+        if offset != end || count == 0 || kept.count < bytes.count {
+            empty()
+            start = offset + UInt64(bytes.count - kept.count)
+        }
         if inPlace, count == 0 || keepsInPlace,
            (pieces.count &- pieceHead &+ 1) &* MemoryLayout<Piece>.stride <= capacity {
             appendPiece(kept)
         } else {
             if keepsInPlace { copyPieces() }
+            Self.grow(&storage, &storageAskedFor, toHold: storage.count &+ kept.count)
             storage.append(contentsOf: kept)
             count &+= kept.count
         }
@@ -84,8 +96,10 @@ struct DeliveredBytes {
     /// Forgets every byte and releases the storage.
     mutating func removeAll() {
         storage = []
+        storageAskedFor = 0
         head = 0
         pieces = []
+        piecesAskedFor = 0
         pieceHead = 0
         count = 0
     }
@@ -107,11 +121,17 @@ struct DeliveredBytes {
             differing = differing.map { min($0.lowerBound, found.lowerBound)..<max($0.upperBound, found.upperBound) } ?? found
         }
         if keepsInPlace {
-            var pieceOffset = start
-            for piece in pieces[pieceHead...] {
-                guard pieceOffset < to else { break }
-                compare(UnsafeRawBufferPointer(start: piece.base, count: piece.count), at: pieceOffset)
-                pieceOffset += UInt64(piece.count)
+            // The first piece ending after `from`.
+            var low = pieceHead, high = pieces.count - 1
+            while low < high {
+                let middle = low + (high - low) / 2
+                if pieces[middle].end > from { high = middle } else { low = middle + 1 }
+            }
+            var pieceStart = low == pieceHead ? start : pieces[low - 1].end
+            for piece in pieces[low...] {
+                guard pieceStart < to else { break }
+                compare(UnsafeRawBufferPointer(start: piece.base, count: Int(piece.end - pieceStart)), at: pieceStart)
+                pieceStart = piece.end
             }
         } else {
             storage.withUnsafeBytes { compare(UnsafeRawBufferPointer(rebasing: $0[head...]), at: start) }
@@ -122,7 +142,17 @@ struct DeliveredBytes {
     private mutating func appendPiece(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         count &+= bytes.count
-        pieces.append(Piece(base: base, count: bytes.count))
+        Self.grow(&pieces, &piecesAskedFor, toHold: pieces.count &+ 1)
+        pieces.append(Piece(base: base, end: end))
+    }
+
+    /// Makes `array`'s capacity at least `needed` elements before an append, asking for
+    /// twice the capacity asked before (or `needed`, if more) and noting it in `askedFor` — the
+    /// growth an append would choose, but from the capacity asked rather than the allocator's.
+    private static func grow<Element>(_ array: inout [Element], _ askedFor: inout Int, toHold needed: Int) {
+        guard needed > askedFor || needed > array.capacity else { return }
+        if needed > askedFor { askedFor = max(needed, 2 &* askedFor) }
+        array.reserveCapacity(askedFor)
     }
 
     /// Turns the pieces into copied bytes, so that copied bytes can follow them.
@@ -130,22 +160,28 @@ struct DeliveredBytes {
         let kept = count
         let inPlace = pieces[pieceHead...]
         empty()
-        storage.reserveCapacity(kept)
-        for piece in inPlace { storage.append(contentsOf: UnsafeRawBufferPointer(start: piece.base, count: piece.count)) }
+        Self.grow(&storage, &storageAskedFor, toHold: kept)
+        var pieceStart = start
+        for piece in inPlace {
+            storage.append(contentsOf: UnsafeRawBufferPointer(start: piece.base, count: Int(piece.end - pieceStart)))
+            pieceStart = piece.end
+        }
         count = kept
     }
 
     /// Forgets every byte, keeping small storage for the next ones.
     private mutating func empty() {
-        if storage.capacity <= Self.keptCapacity {
+        if storageAskedFor <= Self.keptCapacity {
             storage.removeAll(keepingCapacity: true)
         } else {
             storage = []
+            storageAskedFor = 0
         }
-        if pieces.capacity &* MemoryLayout<Piece>.stride <= Self.keptCapacity {
+        if piecesAskedFor &* MemoryLayout<Piece>.stride <= Self.keptCapacity {
             pieces.removeAll(keepingCapacity: true)
         } else {
             pieces = []
+            piecesAskedFor = 0
         }
         head = 0
         pieceHead = 0
@@ -153,17 +189,16 @@ struct DeliveredBytes {
     }
 
     private mutating func dropFront(_ byteCount: Int) {
+        var pieceStart = start
         start += UInt64(byteCount)
         count -= byteCount
         guard count > 0 else { return empty() }
         if keepsInPlace {
-            var left = byteCount
-            while left >= pieces[pieceHead].count {
-                left -= pieces[pieceHead].count
+            while pieces[pieceHead].end <= start {
+                pieceStart = pieces[pieceHead].end
                 pieceHead += 1
             }
-            pieces[pieceHead].base += left
-            pieces[pieceHead].count -= left
+            pieces[pieceHead].base += Int(start - pieceStart)
             if pieceHead >= 256, pieceHead * 2 >= pieces.count {
                 pieces.removeFirst(pieceHead)
                 pieceHead = 0

@@ -112,3 +112,51 @@ import Testing
         #expect(result.stdout == (try String(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent(fixture.expectedPath("jsonl")), encoding: .utf8)))
     }
 }
+
+/// Every command that needs libcrypto, when it cannot be loaded: the dynamic loader is given a
+/// `libcrypto.so.3` that is no library (an empty file first on `LD_LIBRARY_PATH`, which
+/// `dlopen` tries before the system's), as a system without OpenSSL 3 or a broken install has.
+/// Each stops with exit 2 and a message naming the library and the loader's error — never a
+/// crash, never output made without it.
+@Suite struct LibCryptoMissingEndToEndTests {
+    static func withBrokenLibcrypto(_ body: ([String: String]) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("framedump-nolibcrypto-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data().write(to: directory.appendingPathComponent("libcrypto.so.3"))
+        try body(["LD_LIBRARY_PATH": directory.path])
+    }
+
+    static func expectFailureNamingLibcrypto(_ result: FrameDumpProcess.Result, needs purpose: String) {
+        #expect(result.status == 2, "\(result.stderr.prefix(2000))")
+        #expect(result.stderr.contains("framedump: \(purpose) needs OpenSSL's libcrypto (libcrypto.so.3): "), "\(result.stderr.prefix(2000))")
+        #expect(result.stderr.contains("libcrypto.so.3: file too short"), "\(result.stderr.prefix(2000))")
+        #expect(!result.stderr.contains("Fatal error"), "\(result.stderr.prefix(2000))")
+    }
+
+    @Test func decodeWithAKeyLog() throws {
+        let fixture = TLSEndToEndTests.fixture
+        try Self.withBrokenLibcrypto { environment in
+            let result = try FrameDumpProcess.run(["decode", "--json", "--tls-keylog", fixture.keyLogPath, fixture.path], environment: environment)
+            Self.expectFailureNamingLibcrypto(result, needs: "TLS decryption")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test func encodeAWebSocketConversation() throws {
+        try Self.withBrokenLibcrypto { environment in
+            let result = try FrameDumpProcess.run(["encode", "-F", "websocket", "-o", "hex", "-"],
+                                                  input: Data(#"{"direction":"c2s","opcode":"text","payload_text":"hi"}"#.utf8 + [0x0A]),
+                                                  environment: environment)
+            Self.expectFailureNamingLibcrypto(result, needs: "the WebSocket handshake's Sec-WebSocket-Accept (SHA-1)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test func fuzzTheWebSocketLayer() throws {
+        try Self.withBrokenLibcrypto { environment in
+            let result = try FrameDumpProcess.run(["fuzz", "--target", "websocket", "--iterations", "1"], environment: environment)
+            Self.expectFailureNamingLibcrypto(result, needs: "the WebSocket handshake's Sec-WebSocket-Accept (SHA-1)")
+        }
+    }
+}

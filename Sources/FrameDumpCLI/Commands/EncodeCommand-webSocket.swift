@@ -24,6 +24,7 @@ extension EncodeCommand {
             throw UsageError("--deflate needs the Upgrade, where permessage-deflate is agreed; leave out --no-upgrade")
         }
         let inner = try arguments.value("inner").map { try FrameEncoder(format: FrameOutputOptions.resolveFormat($0, option: "inner")) }
+        try WebSocketAccept.requireLibCrypto()
         let sink = try makeSink(arguments, context: context)
         // makeSink has checked --port (given with --pcap only).
         let port = arguments.value("port").flatMap { UInt16($0) } ?? SyntheticConversation.defaultServerPort

@@ -7,6 +7,7 @@ extension FuzzCommand {
     /// the campaign seed plus *i* times a constant, so case 0's is the campaign seed and a
     /// failing case runs alone again with `--seed CASE_SEED --iterations 1`.
     static func runWebSocket(seed: UInt64, budget: Budget, context: CommandContext) throws -> ExitStatus {
+        try WebSocketAccept.requireLibCrypto()
         StandardError.writeLine("framedump fuzz: seed \(hex(seed)), WebSocket layer")
         let started = FuzzWatchdog.now()
         var cases = 0, damaged = 0, bytes = 0

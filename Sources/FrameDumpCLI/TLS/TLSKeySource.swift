@@ -23,10 +23,7 @@ enum TLSKeySource {
         let option = arguments.value("tls-keylog")
         let embedded = path.map(embeddedKeyLogs) ?? []
         guard option != nil || !embedded.isEmpty else { return nil }
-        if let failure = LibCrypto.loadFailure {
-            throw CommandFailure(message: "framedump: TLS decryption needs OpenSSL's libcrypto (\(LibCrypto.soname)): \(failure)",
-                                 status: .badInput)
-        }
+        try LibCrypto.require(for: "TLS decryption")
         let keys = try KeyLogFile(path: option, followsGrowth: followsGrowth)
         for log in embedded { keys.add(embedded: log, source: "\(path!) (Decryption Secrets Block)") }
         return keys
