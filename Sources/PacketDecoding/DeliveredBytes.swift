@@ -11,9 +11,9 @@
 ///   (``TCPReassembler/persistentBytes``, a capture file mapped into memory): a list of pieces,
 ///   each an address and a length, so no byte is copied.
 /// - **Copied** into storage of the window's own, for every other byte (a packet buffer that
-///   is reused, a chunk held out of order), and once the pieces' own memory would pass the
-///   capacity (many tiny segments). Bytes kept in place are then copied first (at most the
-///   capacity, once per switch); the window goes back to pieces when it empties.
+///   is reused, a chunk held out of order, a payload shorter than a piece). Bytes kept in
+///   place are then copied first (at most the capacity, once per switch); the window goes back
+///   to pieces when it empties.
 ///
 /// Which bytes are kept — ``start``, ``end`` — does not depend on the way, so a capture
 /// compares retransmissions the same whether its file was mapped or read (until the
@@ -75,8 +75,11 @@ struct DeliveredBytes {
             empty()
             start = offset + UInt64(bytes.count - kept.count)
         }
-        if inPlace, count == 0 || keepsInPlace,
-           (pieces.count &- pieceHead &+ 1) &* MemoryLayout<Piece>.stride <= capacity {
+        // Bytes fewer than a piece's own are copied: cheaper, and every piece then holds at
+        // least its own size, so the capacity that bounds the bytes bounds the pieces too —
+        // a window never has to switch to copies for them, which would read every piece again
+        // (pages the mapping gave back long ago, among many slow connections).
+        if inPlace, kept.count >= MemoryLayout<Piece>.stride, count == 0 || keepsInPlace {
             appendPiece(kept)
         } else {
             if keepsInPlace { copyPieces() }

@@ -12,7 +12,8 @@ import Darwin
 /// a window at a time (`madvise(MADV_POPULATE_READ)`, Linux 5.14: one call instead of a page
 /// fault every few pages; ignored where the kernel lacks it) and given back behind it
 /// (`MADV_DONTNEED`: the page cache keeps them, but they leave the process's resident set), so
-/// reading a capture of any size keeps a few windows resident, not the whole file. The next
+/// reading a capture of any size keeps a few windows resident, not the whole file (and every
+/// ``sweepInterval`` all of it behind the reader is given back, pages read again included). The next
 /// ``prefetchDistance`` bytes are also asked into the CPU's cache as the reader goes, a line at
 /// a time, so that reading a record's header rarely waits for memory.
 ///
@@ -32,6 +33,8 @@ final class FileMapping {
     @exclusivity(unchecked) private var populatedUpTo = 0
     /// Bytes from `base` below which cache lines were prefetched.
     @exclusivity(unchecked) private var prefetchedUpTo = 0
+    /// Bytes from `base` below which everything was last given back at once (``sweepInterval``).
+    @exclusivity(unchecked) private var sweptUpTo = 0
 
     /// Bytes brought in, or given back, at a time.
     static let window = 1 << 20
@@ -42,6 +45,12 @@ final class FileMapping {
     /// How far ahead of the reader cache lines are prefetched: a few records, so that each
     /// line's load has time to arrive (measured: 8–32 KiB do alike; docs/performance.md).
     static let prefetchDistance = 16 << 10
+    /// How far the reader goes between giving back everything behind it at once, not just the
+    /// latest window: pointers kept past their packet's read (the reassembler's retransmission
+    /// window, `TCPReassembler.persistentBytes`) may read pages long behind the reader again —
+    /// a retransmission compared, a window switching to copies — and those would otherwise stay
+    /// resident until the mapping goes (a capture of 300 slow connections: its whole file).
+    static let sweepInterval = 16 << 20
 
     /// Maps the regular file open on `descriptor`; `nil` when it is not a regular file, is
     /// empty, or cannot be mapped (the caller then reads it another way).
@@ -85,8 +94,11 @@ final class FileMapping {
         }
         let releaseEnd = max(0, offset - Self.releaseLag) / page * page
         if releaseEnd - releasedUpTo >= 2 * Self.window {
-            _ = madvise(UnsafeMutableRawPointer(mutating: base + releasedUpTo), releaseEnd - releasedUpTo, MADV_DONTNEED)
+            let sweeps = releaseEnd - sweptUpTo >= Self.sweepInterval
+            let from = sweeps ? 0 : releasedUpTo
+            _ = madvise(UnsafeMutableRawPointer(mutating: base + from), releaseEnd - from, MADV_DONTNEED)
             releasedUpTo = releaseEnd
+            if sweeps { sweptUpTo = releaseEnd }
         }
     }
 }
