@@ -9,7 +9,7 @@
 /// The bytes are kept one of two ways, one at a time:
 /// - **In place**, for bytes in memory that outlives the reassembler
 ///   (``TCPReassembler/persistentBytes``, a capture file mapped into memory): a list of pieces,
-///   each an address and a length, so no byte is copied.
+///   each an address and where it ends in the stream, so no byte is copied.
 /// - **Copied** into storage of the window's own, for every other byte (a packet buffer that
 ///   is reused, a chunk held out of order, a payload shorter than a piece). Bytes kept in
 ///   place are then copied first (at most the capacity, once per switch); the window goes back
