@@ -96,12 +96,7 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
             return
         }
         handshake.responseLength = bytes.count
-        if readers[0].phase == .head {
-            // A response before the whole request: the handshake is reported now, so the
-            // client's bytes are unread rather than a head the event no longer counts.
-            readers[0].head = []
-            readers[0].phase = .unread(from: 0, reason: .afterError)
-        }
+        giveUpUnfinishedRequest()
         guard let (code, reason) = head.status else {
             try failHead(direction, .badHandshake("not an HTTP/1.1 status line"), emit)
             return
@@ -138,7 +133,18 @@ public final class WebSocketConnectionLayer: ConnectionLayer {
         if direction == .clientToServer { handshake.requestLength = 0 } else { handshake.responseLength = 0 }
         try readers[direction.rawValue].violation(kind, at: 0, emit)
         readers[direction.rawValue].phase = .unread(from: 0, reason: .afterError)
-        if direction == .serverToClient { try reportHandshake(emit) }
+        if direction == .serverToClient {
+            giveUpUnfinishedRequest()
+            try reportHandshake(emit)
+        }
+    }
+
+    /// A response (whole, or given up) before the whole request: the handshake is reported now,
+    /// so the client's bytes are unread rather than a head the event no longer counts.
+    private func giveUpUnfinishedRequest() {
+        guard readers[0].phase == .head else { return }
+        readers[0].head = []
+        readers[0].phase = .unread(from: 0, reason: .afterError)
     }
 
     private func reportHandshake(_ emit: (ConnectionLayerOutput<WebSocketEvent>) throws -> Void) throws {

@@ -192,6 +192,36 @@ import WebSocketFraming
         }
     }
 
+    /// A response that is no HTTP response, read before the request's head is whole (the
+    /// websocket-layer fuzz target, crash-de399373…): the handshake was reported with the
+    /// request still unread, and the request's head, completed later, was then counted
+    /// nowhere — 102 of 146 client bytes in no event. The client's bytes are unread from 0, as
+    /// when a whole response comes first.
+    @Test(arguments: [false, true]) func aBadResponseBeforeTheWholeRequestLeavesTheRequestUnread(responseIsWhole: Bool) throws {
+        let layer = WebSocketConnectionLayer(limits: WebSocketLimits(), makeInflater: { nil })
+        let request = Array("GET / HTTP/1.1\r\nUpgrade: websocket\r\n\r\n".utf8), frame = Self.frame(0x81, masked: true, [1, 2])
+        let response = Array((responseIsWhole ? "garbage\r\n\r\n" : "\r\nUpgrade: websocket\r\n\r\n").utf8)
+        var covered: [UInt64] = [0, 0], handshakes = 0
+        func emit(_ output: ConnectionLayerOutput<WebSocketEvent>) {
+            guard case .event(let event) = output else { return }
+            switch event {
+            case .handshake(let handshake):
+                handshakes += 1
+                covered[0] += UInt64(handshake.requestLength)
+                covered[1] += UInt64(handshake.responseLength)
+            case .frame(let frame): covered[frame.direction.rawValue] += frame.wireLength
+            case .unread(let direction, _, let length, _): covered[direction.rawValue] += length
+            default: break
+            }
+        }
+        try Array(request[..<10]).withUnsafeBytes { try layer.receive($0, from: .clientToServer, emit) }
+        try response.withUnsafeBytes { try layer.receive($0, from: .serverToClient, emit) }
+        try (Array(request[10...]) + frame).withUnsafeBytes { try layer.receive($0, from: .clientToServer, emit) }
+        for direction in StreamDirection.allCases { try layer.endStream(direction, emit) }
+        #expect(handshakes == 1)
+        #expect(covered == [UInt64(request.count + frame.count), UInt64(response.count)])
+    }
+
     /// Rejects every input, as zlib does bytes that are not DEFLATE.
     final class FailingInflater: WebSocketInflater {
         func inflate(_ input: UnsafeRawBufferPointer, chunkLimit: Int, _ output: (UnsafeRawBufferPointer) throws -> Void) throws {
