@@ -195,20 +195,36 @@ public struct FrameDecoder: Sendable {
     /// Appends `chunk` to the buffer and decodes what it completes there.
     mutating func appendAndDecode(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         reclaimConsumedPrefix()
+        if undelivered.isEmpty, bytesAwaited > chunk.count {
+            // Inside an awaited frame: checksummed before it is copied, so that the checksum's
+            // loads take the bytes' first touch and the copy reads them from the cache (the
+            // other order leaves a segment fresh from memory to memmove: docs/performance.md,
+            // "Checksum, then copy").
+            continueAwaitedFrame(chunk)
+            chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+            return
+        }
         chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
         if !undelivered.isEmpty { try deliverUndelivered(receive) }
         if bytesAwaited > chunk.count {
-            bytesAwaited &-= chunk.count
-            if checksummedCount > 0, layout.checksum != nil {
-                runningChecksum.update(chunk)
-                checksummedCount &+= chunk.count
-            }
+            continueAwaitedFrame(chunk)
             return
         }
         bytesAwaited = 0
         try decodeBuffered(receive)
         keepAwaitedHeaderOnly()
         reclaimConsumedPrefix()
+    }
+
+    /// Counts `chunk`, which the awaited frame's missing bytes outnumber, towards that frame,
+    /// carrying its running checksum over it.
+    @inline(__always)
+    mutating func continueAwaitedFrame(_ chunk: UnsafeRawBufferPointer) {
+        bytesAwaited &-= chunk.count
+        if checksummedCount > 0, layout.checksum != nil {
+            runningChecksum.update(chunk)
+            checksummedCount &+= chunk.count
+        }
     }
 
     /// Takes a chunk held in an array, like ``process(_:_:)-(UnsafeRawBufferPointer,_)``, but
