@@ -38,7 +38,7 @@ static void walk(void) {
         const uint8_t *packet = capture + offset + 16;
         if (captured > 54 && offset + 16 + captured <= captureSize) {
             size_t ipHeader = (packet[14] & 15) * 4;
-            size_t headers = 14 + ipHeader + (packet[14 + ipHeader + 12] >> 4) * 4;
+            size_t headers = 14 + ipHeader + 13 <= captured ? 14 + ipHeader + (packet[14 + ipHeader + 12] >> 4) * 4 : captured;
             if (headers < captured) crc = crcfold_update(path, 0, crc, packet + headers, captured - headers);
         }
         offset += 16 + captured;

@@ -195,21 +195,15 @@ public struct FrameDecoder: Sendable {
     /// Appends `chunk` to the buffer and decodes what it completes there.
     mutating func appendAndDecode(_ chunk: UnsafeRawBufferPointer, _ receive: (FrameDecoderOutput) throws -> Void) rethrows {
         reclaimConsumedPrefix()
-        if undelivered.isEmpty, bytesAwaited > chunk.count {
-            // Inside an awaited frame: checksummed before it is copied, so that the checksum's
-            // loads take the bytes' first touch and the copy reads them from the cache (the
-            // other order leaves a segment fresh from memory to memmove: docs/performance.md,
-            // "Checksum, then copy").
-            continueAwaitedFrame(chunk)
-            chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
-            return
-        }
+        // Inside an awaited frame the chunk is checksummed before it is copied, so that the
+        // checksum's loads take the bytes' first touch and the copy reads them from the cache
+        // (the other order leaves a segment fresh from memory to memmove: docs/performance.md,
+        // "Checksum, then copy").
+        let insideAwaitedFrame = bytesAwaited > chunk.count
+        if insideAwaitedFrame { continueAwaitedFrame(chunk) }
         chunk.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
         if !undelivered.isEmpty { try deliverUndelivered(receive) }
-        if bytesAwaited > chunk.count {
-            continueAwaitedFrame(chunk)
-            return
-        }
+        if insideAwaitedFrame { return }
         bytesAwaited = 0
         try decodeBuffered(receive)
         keepAwaitedHeaderOnly()
