@@ -19,14 +19,18 @@ import Testing
         let commands = try setUpCommands()
         let first = try #require(commands.first)
         #expect(!first.contains("\n"), "a single command")
-        // libssl-dev: TLSDecryption links OpenSSL's libcrypto.
-        #expect(first.hasPrefix("apt-get update && apt-get install -y libpcap-dev libssl-dev pkg-config && swift run framedump decode "))
+        // libssl-dev: the libcrypto headers CCrypto reads (TLSDecryption loads the library when first
+        // used); zlib1g-dev: FrameDumpCLI links zlib (CZlib, for permessage-deflate).
+        #expect(first.hasPrefix("apt-get update && apt-get install -y libpcap-dev libssl-dev zlib1g-dev pkg-config && swift run framedump decode "))
         let arguments = try #require(first.components(separatedBy: "swift run framedump ").last).split(separator: " ").map(String.init)
         let file = try #require(arguments.last)
         #expect(file.hasPrefix("Fixtures/captures/") && file.hasSuffix(".pcap"), "\(file)")
         let result = try FrameDumpProcess.run(arguments)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("frame  offset 0"))
+        // What README says the command ends with.
+        #expect(result.stdout.hasSuffix("\n14 frames\n"), "\(result.stdout.suffix(200))")
+        #expect(result.stdout.components(separatedBy: "  crc ok").count - 1 == 14)
     }
 
     @Test func secondCommandIsTheTestSuiteThatCIRuns() throws {
