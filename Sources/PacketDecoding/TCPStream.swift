@@ -140,10 +140,14 @@ struct TCPStream {
         }
         highestEnd = max(highestEnd, last)
         if first < next {
-            // Already reported: a retransmission or an overlap; the delivered copy stays.
+            // Already reported: a retransmission or an overlap; the delivered copy stays. A
+            // one-byte segment just before `next` is a keep-alive probe (RFC 9293 §3.8.4: its
+            // byte is garbage) and is not compared — the segment, not the part of a longer one
+            // that happens to overlap one delivered byte.
             let cut = min(next - first, last - first)
             let payloadCut = min(cut, UInt64(payload.count))
-            try compareWithDelivered(UnsafeRawBufferPointer(rebasing: payload[..<Int(payloadCut)]), at: first, emit)
+            let isKeepAliveProbe = last - first == 1 && first + 1 == next
+            if !isKeepAliveProbe { try compareWithDelivered(UnsafeRawBufferPointer(rebasing: payload[..<Int(payloadCut)]), at: first, emit) }
             statistics.retransmittedBytes += payloadCut
             payload = UnsafeRawBufferPointer(rebasing: payload[Int(payloadCut)...])
             missing -= cut - payloadCut
@@ -169,11 +173,10 @@ struct TCPStream {
     }
 
     /// Notes a retransmitted copy of delivered bytes that differs from what was delivered, as
-    /// far as ``delivered`` still holds them. A one-byte segment just before `next` is a
-    /// keep-alive probe (RFC 9293 §3.8.4: its byte is garbage) and is not compared.
+    /// far as ``delivered`` still holds them.
     private func compareWithDelivered(_ copy: UnsafeRawBufferPointer, at offset: UInt64,
                                       _ emit: (ReassemblyEvent) throws -> Void) rethrows {
-        guard !(copy.count == 1 && offset + 1 == next), let differing = delivered.differences(from: copy, at: offset) else { return }
+        guard let differing = delivered.differences(from: copy, at: offset) else { return }
         try emit(.notice(.overlap(offset: differing.lowerBound, length: UInt64(differing.count), kept: .earlier),
                          connection: connection, direction: direction))
     }
