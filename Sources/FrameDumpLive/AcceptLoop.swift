@@ -4,8 +4,10 @@
 ///
 /// An episode starts at the first connection refused for want of a descriptor (by `accept`, or
 /// by the proxy's upstream `socket`) and is reported once (``LiveEvent/acceptStalled(_:)``); it
-/// ends when the owner keeps a connection again (``connectionKept()``:
-/// ``LiveEvent/acceptResumed(refused:)``).
+/// ends when the owner keeps a connection accepted after the episode began
+/// (``connectionKept(_:)``: ``LiveEvent/acceptResumed(refused:)``). A connection accepted
+/// before it (a proxy client whose upstream connect was still in progress) proves nothing
+/// about descriptors, so its late `opened` does not end the episode.
 final class AcceptLoop {
     let loop: EventLoop
     private var listener: Listener!
@@ -13,8 +15,8 @@ final class AcceptLoop {
     private let report: (LiveEvent) -> Void
     /// Connections accepted so far; the last one's number.
     private(set) var connectionCount = 0
-    /// Connections refused since descriptors ran out, or `nil` when none are out.
-    private var refusedInEpisode: Int?
+    /// The episode under way, or `nil` when descriptors are not out.
+    private var episode: (refused: Int, firstNumberAfter: Int)?
 
     /// Listens on `hostPort`; `onAccept` gets each accepted connection with its number (from 1).
     ///
@@ -41,15 +43,20 @@ final class AcceptLoop {
     /// Counts `count` connections refused because descriptors ran out (`error`); the first of an
     /// episode is reported.
     func refused(_ count: Int, outOfDescriptors error: SocketError) {
-        if refusedInEpisode == nil { report(.acceptStalled(error)) }
-        refusedInEpisode = (refusedInEpisode ?? 0) + count
+        guard let current = episode else {
+            report(.acceptStalled(error))
+            episode = (count, connectionCount + 1)
+            return
+        }
+        episode = (current.refused + count, current.firstNumberAfter)
     }
 
-    /// Ends an episode of ``refused(_:outOfDescriptors:)``: a connection could be kept.
-    func connectionKept() {
-        guard let refused = refusedInEpisode else { return }
-        refusedInEpisode = nil
-        report(.acceptResumed(refused: refused))
+    /// Ends an episode of ``refused(_:outOfDescriptors:)`` when connection `number` (as
+    /// `onAccept` got it) was accepted after the episode began and could be kept.
+    func connectionKept(_ number: Int) {
+        guard let current = episode, number >= current.firstNumberAfter else { return }
+        episode = nil
+        report(.acceptResumed(refused: current.refused))
     }
 
     /// Makes ``run(afterEachRound:stopping:)`` return after the current round of events.

@@ -62,7 +62,7 @@ public final class ListenServer {
                 sessions[$0.number] = nil
             }
             sessions[number] = session
-            core.connectionKept()
+            core.connectionKept(number)
             report(.opened(connection: number, client: address.endpoint, server: local))
         } catch {
             socket.close()

@@ -59,8 +59,8 @@ public final class ProxyServer {
         switch event {
         case .upstreamUnreachable(_, _, let error?) where error.isOutOfDescriptors:
             core.refused(1, outOfDescriptors: error)
-        case .opened:
-            core.connectionKept()
+        case .opened(let connection, _, _):
+            core.connectionKept(connection)
             report(event)
         default:
             report(event)
