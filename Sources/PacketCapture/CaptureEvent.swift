@@ -1,13 +1,16 @@
 import PacketDecoding
 
 /// What ``CaptureReassembly`` reports, in capture order.
+///
+/// The rare cases with large payloads are `indirect` (boxed), so that an event — almost always
+/// `stream(.data)` — stays a few words long and is copied inline, not by a call to memmove.
 public enum CaptureEvent {
     /// The source's link type is not one `PacketParser` decodes: sent once, before anything
     /// else. Its packets are counted in ``CaptureStatistics/unsupportedPackets`` and skipped.
     case unsupportedLinkType(LinkType)
     /// The process the first packet of `connection` names (PKTAP captures): sent just before
     /// that connection's `connectionOpened`.
-    case connectionProcess(connection: Int, process: PacketProcess)
+    indirect case connectionProcess(connection: Int, process: PacketProcess)
     /// Connections, stream bytes, gaps, closes and limits from the TCP reassembler. A `data`
     /// event's bytes are valid only during the call that delivers it.
     case stream(ReassemblyEvent)
@@ -16,10 +19,10 @@ public enum CaptureEvent {
     case malformedPacket(number: Int, reason: MalformedReason, offset: Int)
     /// An incomplete IP datagram given up (timeout, limit, end of capture): its bytes are lost
     /// and show up as a gap in their TCP stream.
-    case fragmentsDropped(IPDefragmenter.Drop)
+    indirect case fragmentsDropped(IPDefragmenter.Drop)
     /// At the end of the capture, before the last connections close: the counters of each
     /// connection still tracked. For one that closed earlier they now include the segments that
     /// came after its close (the last ACK, late retransmissions), which its `connectionClosed`
     /// summary could not count.
-    case latestCounters(ConnectionSummary)
+    indirect case latestCounters(ConnectionSummary)
 }

@@ -39,13 +39,15 @@ public enum ReassemblyEvent {
     case directionClosed(connection: Int, direction: StreamDirection, offset: UInt64, reason: DirectionCloseReason)
 
     /// A connection ended; `summary` holds its final counters. Emitted once per connection.
-    case connectionClosed(summary: ConnectionSummary, reason: ConnectionCloseReason)
+    /// (The summaries are boxed, `indirect`: inline they would make every event, `data`
+    /// included, as large as a summary, and each copy of one a call to memmove.)
+    indirect case connectionClosed(summary: ConnectionSummary, reason: ConnectionCloseReason)
 
     /// A closed connection left the table (idle for ``ReassemblyLimits/idleTimeoutNanoseconds``,
     /// or dropped to make room): `summary` holds its counters including the segments that came
     /// after its close (the last ACK, late retransmissions), which `connectionClosed` could not
     /// count. Not emitted for connections still tracked when the capture ends.
-    case connectionForgotten(summary: ConnectionSummary)
+    indirect case connectionForgotten(summary: ConnectionSummary)
 
     /// A ``ReassemblyLimits`` bound was reached for this connection (and direction, for the
     /// out-of-order limits). The gap or close events it caused follow.
