@@ -6,7 +6,10 @@ import PacketDecoding
 /// Captures and sockets label their streams; a hex dump's single stream has no label. The
 /// endpoint texts are made once here, not per frame. A PKTAP capture's streams also name their
 /// process (`proc` in JSON Lines, `(en0, proc Safari:412)` in text).
-struct StreamLabel: Sendable, Equatable {
+///
+/// A class: every frame's line reads its label, and a label held inline (endpoints, texts, a
+/// process: over 200 bytes) was copied by memmove, with four retains, for each frame.
+final class StreamLabel: Sendable, Equatable {
     /// The connection's number, from 1 in order of first appearance.
     let connection: Int
     /// The client's stream or the server's.
@@ -27,7 +30,7 @@ struct StreamLabel: Sendable, Equatable {
     /// stream, made once (endpoint texts need no escaping: digits, hex, `.`, `:`, `[`, `]`).
     let jsonKeys: [UInt8]
 
-    init(connection: Int, direction: StreamDirection, source: Endpoint, destination: Endpoint, process: PacketProcess? = nil) {
+    convenience init(connection: Int, direction: StreamDirection, source: Endpoint, destination: Endpoint, process: PacketProcess? = nil) {
         self.init(connection: connection, direction: direction, source: source, destination: destination,
                   sourceText: source.description, destinationText: destination.description, process: process)
     }
@@ -45,6 +48,13 @@ struct StreamLabel: Sendable, Equatable {
         var keys = Array(",\"conn\":\(connection),\"dir\":\"\(direction)\",\"src\":\"\(sourceText)\",\"dst\":\"\(destinationText)\"".utf8)
         if let process { Self.appendJSON(process, to: &keys) }
         jsonKeys = keys
+    }
+
+    /// Labels are equal when they name the same stream of the same connection (the texts are
+    /// made from the same values).
+    static func == (lhs: StreamLabel, rhs: StreamLabel) -> Bool {
+        lhs.connection == rhs.connection && lhs.direction == rhs.direction && lhs.source == rhs.source
+            && lhs.destination == rhs.destination && lhs.process == rhs.process
     }
 
     /// `conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000`: the stream, as messages name it.
