@@ -43,12 +43,11 @@ final class AcceptLoop {
     /// Counts `count` connections refused because descriptors ran out (`error`); the first of an
     /// episode is reported.
     func refused(_ count: Int, outOfDescriptors error: SocketError) {
-        guard let current = episode else {
+        if episode == nil {
             report(.acceptStalled(error))
-            episode = (count, connectionCount + 1)
-            return
+            episode = (refused: 0, firstNumberAfter: connectionCount + 1)
         }
-        episode = (current.refused + count, current.firstNumberAfter)
+        episode?.refused += count
     }
 
     /// Ends an episode of ``refused(_:outOfDescriptors:)`` when connection `number` (as

@@ -9,7 +9,7 @@ import PacketDecoding
 ///
 /// A class: every frame's line reads its label, and a label held inline (endpoints, texts, a
 /// process: over 200 bytes) was copied by memmove, with four retains, for each frame.
-final class StreamLabel: Sendable, Equatable {
+final class StreamLabel: Sendable {
     /// The connection's number, from 1 in order of first appearance.
     let connection: Int
     /// The client's stream or the server's.
@@ -48,13 +48,6 @@ final class StreamLabel: Sendable, Equatable {
         var keys = Array(",\"conn\":\(connection),\"dir\":\"\(direction)\",\"src\":\"\(sourceText)\",\"dst\":\"\(destinationText)\"".utf8)
         if let process { Self.appendJSON(process, to: &keys) }
         jsonKeys = keys
-    }
-
-    /// Labels are equal when they name the same stream of the same connection (the texts are
-    /// made from the same values).
-    static func == (lhs: StreamLabel, rhs: StreamLabel) -> Bool {
-        lhs.connection == rhs.connection && lhs.direction == rhs.direction && lhs.source == rhs.source
-            && lhs.destination == rhs.destination && lhs.process == rhs.process
     }
 
     /// `conn 1 c2s 10.0.0.1:40000 → 10.0.0.2:7000`: the stream, as messages name it.
