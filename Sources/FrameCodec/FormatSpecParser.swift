@@ -286,17 +286,25 @@ struct FormatSpecParser {
 
     /// Netty's rule: the header up to the length field must fit in the max frame length.
     private func checkHeaderFits(_ fields: [ParsedField], maxFrameLength: Int, maxStart: Int?) throws(FormatSpecError) {
+        // The whole header's length, for `max=`'s message; the first field past the limit, for
+        // a header too long for the default max.
         var end = 0
+        var overflowed = false
+        var firstOver: ParsedField?
         for field in fields {
             let (sum, overflow) = end.addingReportingOverflow(field.field.width)
-            guard !overflow, sum <= maxFrameLength else {
-                if let maxStart {
-                    throw fail(maxStart, "a max frame length of at least the header length (\(overflow ? "too many" : String(sum)) bytes)")
-                }
-                throw fail(field.typeStart, "a header no longer than the max frame length, \(maxFrameLength) bytes")
+            if firstOver == nil, overflow || sum > maxFrameLength { firstOver = field }
+            if overflow {
+                overflowed = true
+                break
             }
             end = sum
         }
+        guard let firstOver else { return }
+        if let maxStart {
+            throw fail(maxStart, "a max frame length of at least the header length (\(overflowed ? "too many" : String(end)) bytes)")
+        }
+        throw fail(firstOver.typeStart, "a header no longer than the max frame length, \(maxFrameLength) bytes")
     }
 
     // MARK: - Options

@@ -184,6 +184,9 @@ struct FormatSpecErrorTests {
         ("len:u8 counts=header", 15, "'body' or 'frame'"),
         ("len:u8 oops", 12, "like oops:u16"),
         ("pad:bytes2 len:u16 max=3", 24, "at least the header length (4 bytes)"),
+        // The whole header's length, not the sum up to the first field past the max.
+        ("a:u8 len:u32 b:u16 max=3", 24, "at least the header length (7 bytes)"),
+        ("magic:u16=0x55AA ver:u8 cmd:u8 len:u32 crc:crc32 max=4", 54, "at least the header length (12 bytes)"),
         ("pad:bytes20000000 len:u16", 5, "no longer than the max frame length"),
     ])
     func reportsColumnAndExpectation(spec: String, column: Int, words: String) {
