@@ -35,13 +35,17 @@ static int detect(void) {
     const unsigned pclmul = 1u << 1, ssse3 = 1u << 9, sse41 = 1u << 19, sse42 = 1u << 20, osxsave = 1u << 27;
     if ((ecx & (pclmul | ssse3 | sse41 | sse42)) != (pclmul | ssse3 | sse41 | sse42)) return paths;
     paths |= 1 << CRCFOLD_PCLMUL;
+    const unsigned avx = 1u << 28;
+    const int has_avx = (ecx & avx) != 0;
     if (!(ecx & osxsave) || !__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return paths;
-    const unsigned avx512f = 1u << 16, vpclmulqdq = 1u << 10;
-    if (!(ebx & avx512f) || !(ecx & vpclmulqdq)) return paths;
-    // The OS must save the SSE, AVX, opmask and both ZMM halves of the register file (XCR0).
+    const unsigned avx2 = 1u << 5, avx512f = 1u << 16, vpclmulqdq = 1u << 10;
+    if (!(ecx & vpclmulqdq)) return paths;
+    // The OS must save the register state each path uses (XCR0): SSE and AVX (bits 1, 2), and
+    // for AVX-512 also the opmask and both ZMM halves (bits 5, 6, 7).
     unsigned xcr0_low, xcr0_high;
     __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
-    if ((xcr0_low & 0xE6) == 0xE6) paths |= 1 << CRCFOLD_VPCLMUL512;
+    if (has_avx && (ebx & avx2) && (xcr0_low & 0x06) == 0x06) paths |= 1 << CRCFOLD_VPCLMUL256;
+    if ((ebx & avx512f) && (xcr0_low & 0xE6) == 0xE6) paths |= 1 << CRCFOLD_VPCLMUL512;
 #elif defined(__aarch64__) && defined(__ARM_FEATURE_CRC32)
     // The compiler was told every target CPU has the CRC32 instructions (all Apple silicon does).
     paths |= 1 << CRCFOLD_ARMV8;
@@ -87,6 +91,9 @@ uint32_t crcfold_update(int path, int algorithm, uint32_t crc, const void *bytes
     case CRCFOLD_VPCLMUL512:
         if (count >= CRCFOLD_X86_WIDE_MIN) return crcfold_x86_vpclmul512(crc, bytes, count, crcfold_constants_of(algorithm));
         // fall through: shorter buffers fold faster in 128-bit registers
+    case CRCFOLD_VPCLMUL256:
+        if (count >= CRCFOLD_X86_WIDE_MIN) return crcfold_x86_vpclmul256(crc, bytes, count, crcfold_constants_of(algorithm));
+        // fall through
     case CRCFOLD_PCLMUL:
         if (algorithm == CRCFOLD_CRC32C && count < CRCFOLD_X86_CRC32C_FOLD_MIN) return crcfold_x86_crc32c(crc, bytes, count);
         return crcfold_x86_pclmul(crc, bytes, count, crcfold_constants_of(algorithm));
@@ -107,6 +114,9 @@ void crcfold_state_update(int path, int algorithm, crcfold_state *state, const v
 #if defined(__x86_64__)
     case CRCFOLD_VPCLMUL512:
         crcfold_x86_vpclmul512_state(state, bytes, count, crcfold_constants_of(algorithm));
+        return;
+    case CRCFOLD_VPCLMUL256:
+        crcfold_x86_vpclmul256_state(state, bytes, count, crcfold_constants_of(algorithm));
         return;
     case CRCFOLD_PCLMUL:
         // CRC-32C folds too: a stream of segments is long, where folding beats `crc32`.

@@ -30,6 +30,7 @@
 #include "crc_fold.h"
 
 #define TARGET_PCLMUL __attribute__((target("pclmul,ssse3,sse4.1,sse4.2")))
+#define TARGET_VPCLMUL256 __attribute__((target("pclmul,ssse3,sse4.1,sse4.2,avx,avx2,vpclmulqdq")))
 #define TARGET_VPCLMUL512 __attribute__((target("pclmul,ssse3,sse4.1,sse4.2,avx512f,vpclmulqdq")))
 
 static inline TARGET_PCLMUL __m128i load128(const uint8_t *p) {
@@ -131,6 +132,76 @@ uint32_t crcfold_x86_pclmul(uint32_t crc, const uint8_t *p, size_t count, const 
         for (int lane = 1; lane < 4; lane++) x0 = fold128(x0, k128, x[lane]);
     }
     return finish(x0, p, count, k);
+}
+
+// 256-bit registers (VPCLMULQDQ with AVX2, no AVX-512: AMD Zen 3 and 4's client parts, Intel's
+// Alder Lake and later client cores): a 64-byte block is a pair of registers, the low one
+// holding lanes 0 and 1, the high one lanes 2 and 3, so the lanes are the other paths' lanes.
+
+static inline TARGET_VPCLMUL256 __m256i fold256(__m256i state, __m256i constants, __m256i next) {
+    __m256i high = _mm256_clmulepi64_epi128(state, constants, 0x00);
+    __m256i low = _mm256_clmulepi64_epi128(state, constants, 0x11);
+    return _mm256_xor_si256(_mm256_xor_si256(high, low), next);
+}
+
+static inline TARGET_VPCLMUL256 __m256i load256(const uint8_t *p) {
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+
+static inline TARGET_VPCLMUL256 __m256i broadcast128(uint64_t high, uint64_t low) {
+    return _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)high, (long long)low));
+}
+
+/// fold_blocks512 on register pairs: the 64-byte blocks at `*p` folded onto the block
+/// (`*low`, `*high`) just before them; while 256 bytes or more remain, in four pairs, every lane
+/// folded 2048 bits forward (eight independent registers keep the multiplier busy), then back
+/// into one pair.
+static inline TARGET_VPCLMUL256 void fold_blocks256(__m256i *low, __m256i *high, const uint8_t **bytes, size_t *remaining,
+                                                    const crcfold_constants *k) {
+    const uint8_t *p = *bytes;
+    size_t count = *remaining;
+    const __m256i k512 = broadcast128(k->x479, k->x543);
+    __m256i y0 = *low, y1 = *high;
+    if (count >= 256) {
+        const __m256i k2048 = broadcast128(k->x2015, k->x2079);
+        __m256i y[8] = {fold256(y0, k512, load256(p)), fold256(y1, k512, load256(p + 32))};
+        for (int reg = 2; reg < 8; reg++) y[reg] = load256(p + 32 * reg);
+        p += 256;
+        count -= 256;
+        for (; count >= 256; p += 256, count -= 256) {
+            for (int reg = 0; reg < 8; reg++) y[reg] = fold256(y[reg], k2048, load256(p + 32 * reg));
+        }
+        y0 = y[0];
+        y1 = y[1];
+        for (int pair = 1; pair < 4; pair++) {
+            y0 = fold256(y0, k512, y[2 * pair]);
+            y1 = fold256(y1, k512, y[2 * pair + 1]);
+        }
+    }
+    for (; count >= 64; p += 64, count -= 64) {
+        y0 = fold256(y0, k512, load256(p));
+        y1 = fold256(y1, k512, load256(p + 32));
+    }
+    *low = y0;
+    *high = y1;
+    *bytes = p;
+    *remaining = count;
+}
+
+TARGET_VPCLMUL256
+uint32_t crcfold_x86_vpclmul256(uint32_t crc, const uint8_t *p, size_t count, const crcfold_constants *k) {
+    if (count < CRCFOLD_X86_WIDE_MIN) return crcfold_x86_pclmul(crc, p, count, k);
+    __m256i low = _mm256_xor_si256(load256(p), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)~crc)));
+    __m256i high = load256(p + 32);
+    p += 64;
+    count -= 64;
+    fold_blocks256(&low, &high, &p, &count, k);
+    const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
+    __m128i x = _mm256_castsi256_si128(low);
+    x = fold128(x, k128, _mm256_extracti128_si256(low, 1));
+    x = fold128(x, k128, _mm256_castsi256_si128(high));
+    x = fold128(x, k128, _mm256_extracti128_si256(high, 1));
+    return finish(x, p, count, k);
 }
 
 static inline TARGET_VPCLMUL512 __m512i fold512(__m512i state, __m512i constants, __m512i next) {
@@ -269,8 +340,28 @@ void crcfold_x86_vpclmul512_state(crcfold_state *s, const uint8_t *p, size_t cou
     keep_pending(s, p, count);
 }
 
+TARGET_VPCLMUL256
+void crcfold_x86_vpclmul256_state(crcfold_state *s, const uint8_t *p, size_t count, const crcfold_constants *k) {
+    const uint8_t *block = next_block(s, &p, &count);
+    if (!block) return;
+    __m256i low, high;
+    if (s->started) {
+        const __m256i k512 = broadcast128(k->x479, k->x543);
+        low = fold256(load256(s->lanes), k512, load256(block));
+        high = fold256(load256(s->lanes + 32), k512, load256(block + 32));
+    } else {
+        low = _mm256_xor_si256(load256(block), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)~s->crc)));
+        high = load256(block + 32);
+        s->started = 1;
+    }
+    fold_blocks256(&low, &high, &p, &count, k);
+    _mm256_storeu_si256((__m256i *)s->lanes, low);
+    _mm256_storeu_si256((__m256i *)(s->lanes + 32), high);
+    keep_pending(s, p, count);
+}
+
 /// The lanes folded into one register, then the pending bytes and the reduction: the end of
-/// crcfold_x86_pclmul, once per stream. Both folding paths leave the same lanes.
+/// crcfold_x86_pclmul, once per stream. Every folding path leaves the same lanes.
 TARGET_PCLMUL
 uint32_t crcfold_x86_finish_lanes(const crcfold_state *s, const crcfold_constants *k) {
     const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);

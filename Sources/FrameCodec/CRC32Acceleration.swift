@@ -7,7 +7,7 @@ import CCRCFold
 /// because the standard library cannot reach these instructions. On x86-64 CPUID picks, once per
 /// process, PCLMULQDQ folding (Intel, "Fast CRC Computation for Generic Polynomials Using
 /// PCLMULQDQ Instruction", 2009) with SSE4.2's `crc32` for short CRC-32C, or the same folding on
-/// 512-bit registers where VPCLMULQDQ and AVX-512 are present; on arm64 built for CPUs with the
+/// 256-bit registers where VPCLMULQDQ and AVX2 are present, on 512-bit ones with AVX-512; on arm64 built for CPUs with the
 /// ARMv8 CRC32 instructions (every Apple silicon Mac) those run; everything else, and buffers
 /// shorter than ``minimumLength(_:)``, takes the tables.
 ///
@@ -19,6 +19,8 @@ package enum CRC32Acceleration: Int32, CaseIterable, Sendable {
     case portable
     /// x86-64 PCLMULQDQ folding on 128-bit registers, SSE4.2 `crc32` for short CRC-32C.
     case pclmul
+    /// x86-64 VPCLMULQDQ folding on 256-bit registers (AVX2 without AVX-512) for long buffers.
+    case vpclmul256
     /// x86-64 VPCLMULQDQ folding on 512-bit registers (AVX-512F) for long buffers.
     case vpclmul512
     /// The ARMv8 CRC32 instructions.

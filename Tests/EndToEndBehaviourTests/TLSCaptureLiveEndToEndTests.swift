@@ -25,11 +25,17 @@ struct TLSCaptureLiveEndToEndTests {
         try capture.waitForStandardError(containing: "listening on lo")
         #expect(capture.stderr.contains("cannot be opened yet") == !keyLogExistsAtStart, "\(capture.stderr)")
         let generator = FrameDumpProcess.packageRoot.appendingPathComponent("scripts/tls-traffic-generator").path
+        // The generator's standard error joins its output, so a failed run says why.
         let played = try network.run {
-            try ExternalProgram.run("python3", [generator, "run", "tls13-aes128gcm", "--port", String(port), "--keylog", keys.path])
+            try ExternalProgram.run("/bin/sh", ["-c", "exec python3 \"$@\" 2>&1", "sh",
+                                                generator, "run", "tls13-aes128gcm", "--port", String(port), "--keylog", keys.path])
         }
-        #expect(played.status == 0)
-        #expect(try capture.waitForExit() == 0, "\(capture.stderr)")
+        #expect(played.status == 0, "\(played.stdout)")
+        // A capture still short of its 14 frames is interrupted, so that its closing line (frames,
+        // packets, libpcap's drops) and what it wrote are in the failure.
+        let status = try? capture.waitForExit()
+        if status == nil { _ = try? capture.stop(SIGINT) }
+        #expect(status == 0, "exit status \(status.map(String.init) ?? "none in 10 s"); standard error:\n\(capture.stderr)\nstandard output:\n\(capture.stdout)")
         let lines = try JSONLines.parse(capture.stdout)
         #expect(lines.filter { $0["type"] as? String == "frame" }.count == 14)
         #expect(lines.filter { $0["type"] as? String == "frame" }.allSatisfy { $0["crc_ok"] as? Bool == true })

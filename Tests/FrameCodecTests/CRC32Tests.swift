@@ -287,6 +287,7 @@ private let pathsAndAlgorithms = CRC32Acceleration.supported.flatMap { path in
         var expected: [CRC32Acceleration] = [.portable]
         if flags.isSuperset(of: ["pclmulqdq", "ssse3", "sse4_1", "sse4_2"]) {
             expected.append(.pclmul)
+            if flags.isSuperset(of: ["avx", "avx2", "vpclmulqdq"]) { expected.append(.vpclmul256) }
             if flags.isSuperset(of: ["avx512f", "vpclmulqdq"]) { expected.append(.vpclmul512) }
         }
         #expect(CRC32Acceleration.supported == expected)

@@ -12,16 +12,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The instruction set a CRC is computed with.
+/// The instruction set a CRC is computed with; where several run, the highest number is the fastest.
 enum {
     /// No instructions here: the caller's portable code.
     CRCFOLD_PORTABLE = 0,
     /// x86-64 PCLMULQDQ folding on 128-bit registers, SSE4.2 `crc32` for short CRC-32C.
     CRCFOLD_PCLMUL = 1,
+    /// x86-64 VPCLMULQDQ folding on 256-bit registers (AVX2, no AVX-512), then the PCLMUL path's tail.
+    CRCFOLD_VPCLMUL256 = 2,
     /// x86-64 VPCLMULQDQ folding on 512-bit registers (AVX-512F), then the PCLMUL path's tail.
-    CRCFOLD_VPCLMUL512 = 2,
+    CRCFOLD_VPCLMUL512 = 3,
     /// ARMv8 CRC32 instructions (`crc32x`, `crc32cx`), when the compiler targets them.
-    CRCFOLD_ARMV8 = 3,
+    CRCFOLD_ARMV8 = 4,
 };
 
 /// The two polynomials.
@@ -54,8 +56,8 @@ uint32_t crcfold_update(int path, int algorithm, uint32_t crc, const void *bytes
 
 /// A CRC carried across calls and reduced once, at the end: a frame that arrives in many
 /// segments folds each segment's whole 64-byte blocks into four 128-bit lanes (the same lanes
-/// on the 128- and 512-bit paths, one 512-bit register holding all four) and keeps the rest
-/// for the next call, instead of paying the tail, the 128 → 32-bit reduction and the dispatch
+/// on the 128-, 256- and 512-bit paths: two 256-bit registers or one 512-bit register hold all
+/// four) and keeps the rest for the next call, instead of paying the tail, the 128 → 32-bit reduction and the dispatch
 /// once per segment. On the ARMv8 path, whose instructions carry the 32-bit register itself,
 /// `crc` is the whole state. Zero-filled and then `crc` set to a finished CRC (0 to start), it
 /// is ready for its first update.
