@@ -1,5 +1,7 @@
 import PacketCapture
 import PacketDecoding
+import Foundation
+import TestSupport
 import Testing
 @testable import FrameDumpCLI
 
@@ -37,6 +39,50 @@ import Testing
         #expect(direct.count > 5)
         #expect(ahead == direct)
         #expect(aheadStatistics.packets == directStatistics.packets && aheadStatistics.segments == directStatistics.segments)
+    }
+
+    /// A stream of many batches (3,000 segments of 1,400 bytes, ≈ 16 batches) decoded slowly at
+    /// first: the reader fills the queue and sleeps, the decoder drains it and must wake the
+    /// reader (at ``CaptureReadAhead/resumeAtQueuedBatches``), then outruns it and sleeps in its
+    /// turn. Every event arrives, in order, as on one thread.
+    @Test func aSlowDecoderAndAFastOneBothGetEveryEventInOrder() throws {
+        func packet(_ flags: TCPFlags, from client: Bool, sequence: UInt32, payload: [UInt8] = []) -> [UInt8] {
+            let tcp = PacketBuilder.tcp(sourcePort: client ? 40000 : 7000, destinationPort: client ? 7000 : 40000,
+                                        sequence: sequence, acknowledgment: client ? 5001 : 1001, flags: flags, payload: payload)
+            let ip = PacketBuilder.ipv4(source: client ? PacketBuilder.clientV4 : PacketBuilder.serverV4,
+                                        destination: client ? PacketBuilder.serverV4 : PacketBuilder.clientV4, payload: tcp)
+            return PacketBuilder.ethernet(etherType: 0x0800, payload: ip)
+        }
+        var packets = [packet([.syn], from: true, sequence: 1000), packet([.syn, .ack], from: false, sequence: 5000)]
+        for index in 0..<3_000 {
+            let payload = (0..<1_400).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) }
+            packets.append(packet([.ack, .psh], from: true, sequence: 1001 + UInt32(index * 1_400), payload: payload))
+        }
+        let records = packets.enumerated().map { CaptureBytes.Record(seconds: 1, fraction: UInt32($0.offset), bytes: $0.element) }
+        let path = try CaptureBytes.temporaryFile(CaptureBytes.pcap(linkType: 1, records: records))
+        defer { unlink(path) }
+        var direct: [String] = []
+        _ = try CaptureSource(path: path, opened: InputKind.Opened(prefix: [], stream: nil))
+            .run(limits: .default, overlapPolicy: .linux) { direct.append(Self.describe($0, $1)) }
+        // On a thread of its own, so that a hand-off that never wakes a side fails here, in time.
+        let ahead = Collected()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? CaptureReadAhead.run(CaptureSource(path: path, opened: InputKind.Opened(prefix: [], stream: nil)),
+                                          limits: .default, overlapPolicy: .linux) { event, time in
+                if ahead.lines.count < 1_000 { usleep(200) }
+                ahead.lines.append(Self.describe(event, time))
+            }
+            done.signal()
+        }.start()
+        try #require(done.wait(timeout: .now() + 60) == .success, "the read-ahead stalled after \(ahead.lines.count) events")
+        #expect(direct.count > 3_000)
+        #expect(ahead.lines == direct)
+    }
+
+    /// Lines one thread appends and, once it has signalled, another reads.
+    private final class Collected: @unchecked Sendable {
+        var lines: [String] = []
     }
 
     struct Stop: Error, Equatable { let at: Int }

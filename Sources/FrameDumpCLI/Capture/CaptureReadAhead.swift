@@ -22,7 +22,11 @@ import PacketDecoding
 /// there a packet's frames must be written before the next read, which is the opposite.
 enum CaptureReadAhead {
     /// Full batches that may wait for the decoding thread.
-    static let maxQueuedBatches = 2
+    static let maxQueuedBatches = 4
+    /// A reader waiting on a full queue is woken once the decoder has taken it down to this
+    /// many batches, and then fills several in a row: one wake-up (a futex call, and on an idle
+    /// core an inter-processor interrupt) per few batches rather than one per batch.
+    static let resumeAtQueuedBatches = 1
 
     /// Reads every packet of `source` on a new thread and calls `receive` on this one with each
     /// event, as ``CaptureSource/run(limits:overlapPolicy:packetObserver:packetDone:_:)`` does.
@@ -76,6 +80,8 @@ enum CaptureReadAhead {
         private var full: [CaptureEventBatch] = []
         private var empty: [CaptureEventBatch] = []
         private var cancelled = false
+        /// Which thread sleeps in `condition.wait()`: the other wakes it only then.
+        private var readerWaits = false, decoderWaits = false
         /// Set when the reading thread ends: its statistics, or why it stopped.
         private var result: Result<CaptureStatistics, any Error>?
 
@@ -93,10 +99,14 @@ enum CaptureReadAhead {
         func push(_ batch: CaptureEventBatch) throws -> CaptureEventBatch {
             condition.lock()
             defer { condition.unlock() }
-            while full.count >= CaptureReadAhead.maxQueuedBatches, !cancelled { condition.wait() }
+            while full.count >= CaptureReadAhead.maxQueuedBatches, !cancelled {
+                readerWaits = true
+                condition.wait()
+            }
+            readerWaits = false
             if cancelled { throw Cancelled() }
             full.append(batch)
-            condition.broadcast()
+            if decoderWaits { condition.broadcast() }
             return empty.popLast() ?? CaptureEventBatch(persistent: persistent)
         }
 
@@ -114,10 +124,15 @@ enum CaptureReadAhead {
         func next() -> CaptureEventBatch? {
             condition.lock()
             defer { condition.unlock() }
-            while full.isEmpty, result == nil { condition.wait() }
+            while full.isEmpty, result == nil {
+                decoderWaits = true
+                condition.wait()
+            }
+            decoderWaits = false
             guard !full.isEmpty else { return nil }
-            condition.broadcast()
-            return full.removeFirst()
+            let batch = full.removeFirst()
+            if readerWaits, full.count <= CaptureReadAhead.resumeAtQueuedBatches { condition.broadcast() }
+            return batch
         }
 
         /// Decoding thread: gives a decoded, emptied batch back for the reader to fill again.
