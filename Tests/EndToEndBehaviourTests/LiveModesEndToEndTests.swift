@@ -41,6 +41,28 @@ import Testing
 
     struct BlockedOutputTimeout: Error {}
 
+    /// Waits (up to 5 s) until no thread of `pid` has `signal` pending (the `SigPnd` and
+    /// `ShdPnd` masks of /proc/PID/status and of each task, proc(5)): the kernel has begun to
+    /// deliver it. A second one sent earlier, while the first still waits for a thread to run
+    /// (a loaded machine), merges into it: standard signals do not queue.
+    static func waitUntilDelivered(_ signal: Int32, to pid: Int32) {
+        let bit = UInt64(1) << UInt64(signal - 1)
+        func isPending(_ status: String) -> Bool {
+            status.split(separator: "\n").contains { line in
+                guard line.hasPrefix("SigPnd:") || line.hasPrefix("ShdPnd:"),
+                      let mask = line.split(separator: "\t").last.flatMap({ UInt64($0, radix: 16) }) else { return false }
+                return mask & bit != 0
+            }
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            let paths = ["/proc/\(pid)/status"] + tasks.map { "/proc/\(pid)/task/\($0)/status" }
+            if !paths.contains(where: { isPending((try? String(contentsOfFile: $0, encoding: .utf8)) ?? "") }) { return }
+            usleep(1_000)
+        }
+    }
+
     static func occurrences(of text: String, in string: String) -> Int {
         string.components(separatedBy: text).count - 1
     }
@@ -313,7 +335,7 @@ import Testing
         let started = Date()
         for signal in signals {
             kill(process.processIdentifier, signal)
-            usleep(50_000)
+            Self.waitUntilDelivered(signal, to: process.processIdentifier)
         }
         let status = try process.waitForExit(timeout: 5)
         let elapsed = Date().timeIntervalSince(started)
