@@ -104,6 +104,18 @@ import Testing
         }
     }
 
+    /// A pcapng cut inside its first block type, `0A 0D 0D` (blank text to a hex dump), read
+    /// from a pipe: a capture that cannot be read, exit 2, as the same bytes in a `.pcapng` file;
+    /// a lone line feed (`echo |`) is still an empty hex dump.
+    @Test(arguments: [[UInt8]([0x0A, 0x0D]), [0x0A, 0x0D, 0x0D]])
+    func aPcapngCutInsideItsMagicOnStandardInputIsUnreadable(_ bytes: [UInt8]) throws {
+        let result = try FrameDumpProcess.run(["decode", "--json", "-"], input: Data(bytes))
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("framedump: cannot read capture <stdin>: truncated dump file"), "\(result.stderr)")
+        let newline = try FrameDumpProcess.run(["decode", "-"], input: Data([0x0A]))
+        #expect(newline.status == 0 && newline.stderr == "framedump decode: <stdin> holds no hex bytes\n", "\(newline.stderr)")
+    }
+
     @Test func truncatedCaptureKeepsWhatWasReadAndExitsTwo() throws {
         let data = try Data(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent("Fixtures/captures/h12-conversation.pcap"))
         let result = try FrameDumpProcess.run(["decode", "--json", "-"], input: data.prefix(data.count - 10))
