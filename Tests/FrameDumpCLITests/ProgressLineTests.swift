@@ -10,7 +10,7 @@ import Testing
         var offsetReads = 0
 
         func line(totalBytes: Int64) -> ProgressLine {
-            ProgressLine(totalBytes: totalBytes, clock: { self.now }, write: { self.writes.append($0) })
+            ProgressLine(totalBytes: totalBytes, clock: { self.now }, write: { text, _ in self.writes.append(text) })
         }
 
         func advance(milliseconds: UInt64) { now += milliseconds * 1_000_000 }

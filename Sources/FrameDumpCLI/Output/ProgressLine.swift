@@ -28,7 +28,7 @@ final class ProgressLine {
     /// The input's size in bytes (more than 0).
     let totalBytes: Int64
     private let clock: () -> UInt64
-    private let write: (String) -> Void
+    private let write: (_ text: String, _ shown: Bool) -> Void
     private let start: UInt64
     /// When the line was last written, or `nil` while nothing is shown.
     private var lastUpdate: UInt64?
@@ -39,10 +39,11 @@ final class ProgressLine {
     ///   - delay: Nanoseconds from now before the first update (default 0.5 s).
     ///   - interval: Least nanoseconds between updates (default 0.1 s: 10 a second).
     ///   - clock: A monotonic clock in nanoseconds (tests pass their own).
-    ///   - write: Where the control sequences and text go (tests collect them); standard error by default.
+    ///   - write: Where the control sequences and text go, with whether the line is shown after
+    ///     them (tests collect them); standard error by default, whose other lines then erase it.
     init(totalBytes: Int64, delay: UInt64 = 500_000_000, interval: UInt64 = 100_000_000,
          clock: @escaping () -> UInt64 = ProgressLine.monotonicNanoseconds,
-         write: @escaping (String) -> Void = StandardError.write) {
+         write: @escaping (_ text: String, _ shown: Bool) -> Void = StandardError.writeProgress) {
         self.totalBytes = max(totalBytes, 1)
         self.delay = delay
         self.interval = interval
@@ -84,7 +85,7 @@ final class ProgressLine {
         let text = Self.text(bytesRead: bytesRead, totalBytes: totalBytes, elapsedNanoseconds: elapsed)
         guard text != lastText else { return }
         lastText = text
-        write("\r" + text + "\u{1B}[K")
+        write("\r" + text + "\u{1B}[K", true)
     }
 
     /// Erases the line if one is shown (`\r` and clear to the end of the line), so that what
@@ -93,7 +94,7 @@ final class ProgressLine {
         guard lastUpdate != nil else { return }
         lastUpdate = nil
         lastText = ""
-        write("\r\u{1B}[K")
+        write("\r\u{1B}[K", false)
     }
 
     /// The line's text (without control sequences).
