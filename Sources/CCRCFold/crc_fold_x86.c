@@ -112,6 +112,15 @@ static inline TARGET_PCLMUL uint32_t finish(__m128i state, const uint8_t *p, siz
     return ~reduce(state, k);
 }
 
+/// The four lanes of a 64-byte block folded into one register (each 128 bits onto the next),
+/// then the `count` bytes at `p` and the reduction: the end of every multi-lane fold.
+static inline TARGET_PCLMUL uint32_t fold_lanes_and_finish(const __m128i lanes[4], const uint8_t *p, size_t count, const crcfold_constants *k) {
+    const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
+    __m128i x = lanes[0];
+    for (int lane = 1; lane < 4; lane++) x = fold128(x, k128, lanes[lane]);
+    return finish(x, p, count, k);
+}
+
 TARGET_PCLMUL
 uint32_t crcfold_x86_pclmul(uint32_t crc, const uint8_t *p, size_t count, const crcfold_constants *k) {
     if (count < 16) return ~short_update(~crc, p, count, k);
@@ -121,15 +130,13 @@ uint32_t crcfold_x86_pclmul(uint32_t crc, const uint8_t *p, size_t count, const 
     if (count >= 48) {
         // Four independent lanes, each folded 512 bits forward onto its next block.
         const __m128i k512 = _mm_set_epi64x((long long)k->x479, (long long)k->x543);
-        const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
         __m128i x[4] = {x0, load128(p), load128(p + 16), load128(p + 32)};
         p += 48;
         count -= 48;
         for (; count >= 64; p += 64, count -= 64) {
             for (int lane = 0; lane < 4; lane++) x[lane] = fold128(x[lane], k512, load128(p + 16 * lane));
         }
-        x0 = x[0];
-        for (int lane = 1; lane < 4; lane++) x0 = fold128(x0, k128, x[lane]);
+        return fold_lanes_and_finish(x, p, count, k);
     }
     return finish(x0, p, count, k);
 }
@@ -150,6 +157,11 @@ static inline TARGET_VPCLMUL256 __m256i load256(const uint8_t *p) {
 
 static inline TARGET_VPCLMUL256 __m256i broadcast128(uint64_t high, uint64_t low) {
     return _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)high, (long long)low));
+}
+
+/// The first 32 bytes of a stream with the finished CRC `crc` it continues in them.
+static inline TARGET_VPCLMUL256 __m256i with_initial256(const uint8_t *p, uint32_t crc) {
+    return _mm256_xor_si256(load256(p), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)~crc)));
 }
 
 /// fold_blocks512 on register pairs: the 64-byte blocks at `*p` folded onto the block
@@ -191,17 +203,13 @@ static inline TARGET_VPCLMUL256 void fold_blocks256(__m256i *low, __m256i *high,
 TARGET_VPCLMUL256
 uint32_t crcfold_x86_vpclmul256(uint32_t crc, const uint8_t *p, size_t count, const crcfold_constants *k) {
     if (count < CRCFOLD_X86_WIDE_MIN) return crcfold_x86_pclmul(crc, p, count, k);
-    __m256i low = _mm256_xor_si256(load256(p), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)~crc)));
-    __m256i high = load256(p + 32);
+    __m256i low = with_initial256(p, crc), high = load256(p + 32);
     p += 64;
     count -= 64;
     fold_blocks256(&low, &high, &p, &count, k);
-    const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
-    __m128i x = _mm256_castsi256_si128(low);
-    x = fold128(x, k128, _mm256_extracti128_si256(low, 1));
-    x = fold128(x, k128, _mm256_castsi256_si128(high));
-    x = fold128(x, k128, _mm256_extracti128_si256(high, 1));
-    return finish(x, p, count, k);
+    const __m128i lanes[4] = {_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1),
+                              _mm256_castsi256_si128(high), _mm256_extracti128_si256(high, 1)};
+    return fold_lanes_and_finish(lanes, p, count, k);
 }
 
 static inline TARGET_VPCLMUL512 __m512i fold512(__m512i state, __m512i constants, __m512i next) {
@@ -245,12 +253,9 @@ uint32_t crcfold_x86_vpclmul512(uint32_t crc, const uint8_t *p, size_t count, co
     p += 64;
     count -= 64;
     z0 = fold_blocks512(z0, &p, &count, k);
-    const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
-    __m128i x = _mm512_extracti32x4_epi32(z0, 0);
-    x = fold128(x, k128, _mm512_extracti32x4_epi32(z0, 1));
-    x = fold128(x, k128, _mm512_extracti32x4_epi32(z0, 2));
-    x = fold128(x, k128, _mm512_extracti32x4_epi32(z0, 3));
-    return finish(x, p, count, k);
+    const __m128i lanes[4] = {_mm512_extracti32x4_epi32(z0, 0), _mm512_extracti32x4_epi32(z0, 1),
+                              _mm512_extracti32x4_epi32(z0, 2), _mm512_extracti32x4_epi32(z0, 3)};
+    return fold_lanes_and_finish(lanes, p, count, k);
 }
 
 // The running state (crcfold_state): the bulk loops above, with their lanes kept in memory
@@ -350,7 +355,7 @@ void crcfold_x86_vpclmul256_state(crcfold_state *s, const uint8_t *p, size_t cou
         low = fold256(load256(s->lanes), k512, load256(block));
         high = fold256(load256(s->lanes + 32), k512, load256(block + 32));
     } else {
-        low = _mm256_xor_si256(load256(block), _mm256_zextsi128_si256(_mm_cvtsi32_si128((int)~s->crc)));
+        low = with_initial256(block, s->crc);
         high = load256(block + 32);
         s->started = 1;
     }
@@ -364,10 +369,8 @@ void crcfold_x86_vpclmul256_state(crcfold_state *s, const uint8_t *p, size_t cou
 /// crcfold_x86_pclmul, once per stream. Every folding path leaves the same lanes.
 TARGET_PCLMUL
 uint32_t crcfold_x86_finish_lanes(const crcfold_state *s, const crcfold_constants *k) {
-    const __m128i k128 = _mm_set_epi64x((long long)k->x95, (long long)k->x159);
-    __m128i x = load128(s->lanes);
-    for (int lane = 1; lane < 4; lane++) x = fold128(x, k128, load128(s->lanes + 16 * lane));
-    return finish(x, s->pending + 16, s->pending_count, k);
+    const __m128i lanes[4] = {load128(s->lanes), load128(s->lanes + 16), load128(s->lanes + 32), load128(s->lanes + 48)};
+    return fold_lanes_and_finish(lanes, s->pending + 16, s->pending_count, k);
 }
 
 __attribute__((target("sse4.2")))

@@ -161,6 +161,21 @@ public final class PcapReader: PcapSource {
         return offset >= 0 ? Int64(offset) : nil
     }
 
+    /// The pcapng Section Header Block type (pcapng spec §4.1), read big-endian; the same bytes
+    /// in either byte order.
+    private static let pcapngMagic: UInt32 = 0x0A0D_0D0A
+
+    /// Whether `input`, the whole of an input, is a pcapng Section Header Block type cut after 2
+    /// or 3 bytes (`0a 0d`, `0a 0d 0d`). Those bytes are a line feed and carriage returns, which
+    /// a text reader takes for blank lines; a pcap magic cut short is not text. One byte, a lone
+    /// line feed, is as likely an empty text.
+    ///
+    /// - Parameter input: Every byte the input holds.
+    public static func isCutPcapngMagic<Bytes: Collection<UInt8>>(_ input: Bytes) -> Bool {
+        let magic = withUnsafeBytes(of: pcapngMagic.bigEndian) { Array($0) }
+        return (2...3).contains(input.count) && input.elementsEqual(magic.prefix(input.count))
+    }
+
     /// Whether `prefix` starts like a capture file libpcap can read.
     ///
     /// Recognises the pcap magics in either byte order — `a1b2c3d4` (microseconds),
@@ -180,7 +195,7 @@ public final class PcapReader: PcapSource {
         }
         guard count == 4 else { return false }
         switch magic {
-        case 0xA1B2_C3D4, 0xD4C3_B2A1, 0xA1B2_3C4D, 0x4D3C_B2A1, 0xA1B2_CD34, 0x34CD_B2A1, 0x0A0D_0D0A:
+        case 0xA1B2_C3D4, 0xD4C3_B2A1, 0xA1B2_3C4D, 0x4D3C_B2A1, 0xA1B2_CD34, 0x34CD_B2A1, pcapngMagic:
             return true
         default:
             return false

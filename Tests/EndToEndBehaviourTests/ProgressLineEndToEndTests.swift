@@ -24,23 +24,22 @@ import TestSupport
         le32(0xA1B2_C3D4); le16(2); le16(4); le32(0); le32(0); le32(65_535); le32(101)
         let body = 1_396
         let frame: [UInt8] = [0xFE, 0xFD, UInt8(body >> 8), UInt8(body & 0xFF)] + [UInt8](repeating: 0x41, count: body)
+        // One record at `index`'s time: 10.0.0.`host`:`port` → 10.0.0.2:7000, TCP flags `flags`.
+        func packet(at index: Int, host: UInt8, port: UInt8, sequence: UInt32, flags: UInt8, payload: [UInt8]) {
+            let total = 40 + payload.count
+            le32(1_700_000_000 + index / 1_000); le32(index % 1_000 * 1_000); le32(total); le32(total)
+            file.append(contentsOf: [0x45, 0, UInt8(total >> 8), UInt8(total & 0xFF), 0, 0, 0x40, 0, 64, 6, 0, 0,
+                                     10, 0, 0, host, 10, 0, 0, 2, 0x9C, port, 0x1B, 0x58])
+            file.append(contentsOf: [UInt8(sequence >> 24), UInt8(sequence >> 16 & 0xFF), UInt8(sequence >> 8 & 0xFF), UInt8(sequence & 0xFF),
+                                     0, 0, 0, 0, 0x50, flags, 0xFF, 0xFF, 0, 0, 0, 0] + payload)
+        }
         var sequence: UInt32 = 1_000
         for index in 0..<frames {
             if lateConnection, index == frames / 2 {
-                let record: [UInt8] = [0x16, 0x03, 0x01, 0x00, 0x04, 1, 0, 0, 0]
-                let total = 40 + record.count
-                le32(1_700_000_000 + index / 1_000); le32(index % 1_000 * 1_000); le32(total); le32(total)
-                file.append(contentsOf: [0x45, 0, 0, UInt8(total), 0, 0, 0x40, 0, 64, 6, 0, 0, 10, 0, 0, 3, 10, 0, 0, 2,
-                                         0x9C, 0x41, 0x1B, 0x58, 0, 0, 0x10, 0, 0, 0, 0, 0, 0x50, 0x19, 0xFF, 0xFF, 0, 0, 0, 0] + record)
+                packet(at: index, host: 3, port: 0x41, sequence: 0x1000, flags: 0x19, payload: [0x16, 0x03, 0x01, 0x00, 0x04, 1, 0, 0, 0])
             }
-            let total = 40 + frame.count
-            var packet: [UInt8] = [0x45, 0, UInt8(total >> 8), UInt8(total & 0xFF), 0, 0, 0x40, 0, 64, 6, 0, 0,
-                                   10, 0, 0, 1, 10, 0, 0, 2]
-            packet += [0x9C, 0x40, 0x1B, 0x58, UInt8(sequence >> 24), UInt8(sequence >> 16 & 0xFF), UInt8(sequence >> 8 & 0xFF),
-                       UInt8(sequence & 0xFF), 0, 0, 0, 0, 0x50, 0x18, 0xFF, 0xFF, 0, 0, 0, 0]
+            packet(at: index, host: 1, port: 0x40, sequence: sequence, flags: 0x18, payload: frame)
             sequence &+= UInt32(frame.count)
-            le32(1_700_000_000 + index / 1_000); le32(index % 1_000 * 1_000); le32(total); le32(total)
-            file.append(contentsOf: packet + frame)
         }
         return file
     }

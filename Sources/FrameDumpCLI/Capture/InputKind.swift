@@ -50,16 +50,11 @@ enum InputKind: Equatable {
             // Kept open for the reader, which owns it from here to the end of the run.
             opened = Opened(prefix: prefix, stream: fileDescriptor, arrivesLive: !isRegular)
         }
-        let isCapture = PcapReader.isCaptureFile(prefix: prefix) || isCutPcapngMagic(prefix) || namesCapture(path)
+        // Fewer than 4 bytes are the whole input. A pcapng cut inside its magic would read as
+        // blank text, an empty dump that exits 0 (`tcpdump -w - | framedump decode -`, tcpdump
+        // dying at once).
+        let isCapture = PcapReader.isCaptureFile(prefix: prefix) || PcapReader.isCutPcapngMagic(prefix) || namesCapture(path)
         return isCapture ? .capture(opened) : .hexDump(opened)
-    }
-
-    /// Whether the whole input is the first 2 or 3 bytes of a pcapng's Section Header Block type
-    /// (`0A 0D 0D 0A`, pcapng spec §4.1): a line feed and carriage returns, which a hex dump reads
-    /// as blank text, so a capture cut there (`tcpdump -w - | framedump decode -`, tcpdump dying
-    /// at once) would exit 0 as an empty dump. One line feed alone stays an empty dump (`echo |`).
-    private static func isCutPcapngMagic(_ prefix: [UInt8]) -> Bool {
-        (2...3).contains(prefix.count) && prefix.elementsEqual([0x0A, 0x0D, 0x0D].prefix(prefix.count))
     }
 
     /// Whether `path` ends in a capture file's extension (`.pcap`, `.pcapng`, `.cap`, any case):
