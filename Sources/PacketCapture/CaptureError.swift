@@ -1,4 +1,5 @@
-/// An error from libpcap: what failed (`kind`) and libpcap's own words (`message`).
+/// An error from libpcap: what failed (`kind`), libpcap's own words (`message`) and, for a
+/// capture file or stream that could not be read to its end, where reading stopped (`offset`).
 ///
 /// The message is the text libpcap put in its error buffer (`pcap_geterr`, or the `errbuf`
 /// filled by `pcap_open_offline`, `pcap_create`, `pcap_findalldevs`), sometimes followed by a
@@ -46,13 +47,26 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     /// libpcap's message, possibly followed by a hint; never empty.
     public var message: String
+    /// For a ``Kind/readFailed`` error from a capture file or standard input: the byte, counted
+    /// from the capture's first byte, at which libpcap stopped reading (`ftello(3)` on its
+    /// stream once the read failed). The damage is in the record that ends before it: for a
+    /// classic pcap cut short this is the end of the file; for a record header whose captured
+    /// length is impossible, the byte after that 16-byte header. `nil` for live captures and
+    /// for errors that are not about reading.
+    public var offset: Int64?
 
     /// Creates an error; an empty `message` is replaced by the kind's name.
-    public init(_ kind: Kind, message: String) {
+    public init(_ kind: Kind, message: String, offset: Int64? = nil) {
         self.kind = kind
         self.message = message.isEmpty ? "libpcap \(kind.name) error" : message
+        self.offset = offset
     }
 
-    /// The message.
-    public var description: String { message }
+    /// The message, then where reading stopped when that is known, in libpcap's own style:
+    /// `truncated dump file; tried to read 136 captured bytes, only got 30; reading stopped at
+    /// byte 2547`.
+    public var description: String {
+        guard let offset else { return message }
+        return "\(message); reading stopped at byte \(offset)"
+    }
 }

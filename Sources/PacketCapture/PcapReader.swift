@@ -149,16 +149,14 @@ public final class PcapReader: PcapSource {
     ///
     /// It is the reader's own position in a mapped classic pcap file, else `ftello(3)` on the
     /// stream libpcap reads (`pcap_file`), so it counts what was consumed, not what stdio
-    /// buffered ahead. With the file's size it tells how much of a
-    /// capture was read (`framedump decode`'s progress line).
+    /// buffered ahead; a reader made with `init(prefix:fileDescriptor:)` counts the bytes its
+    /// stream has handed libpcap. With the file's size it tells how much of a capture was read
+    /// (`framedump decode`'s progress line).
     ///
-    /// - Returns: The offset, or `nil` when the stream cannot tell: a reader made with
-    ///   `init(prefix:fileDescriptor:)` (a pipe has no position), or a failing `ftello`.
+    /// - Returns: The offset, or `nil` when `ftello` fails.
     public var fileOffset: Int64? {
         if let records = mappedRecords { return Int64(records.offset) }
-        guard let file = pcap_file(handle.pointer) else { return nil }
-        let offset = ftello(file)
-        return offset >= 0 ? Int64(offset) : nil
+        return handle.streamOffset
     }
 
     /// The pcapng Section Header Block type (pcapng spec §4.1), read big-endian; the same bytes

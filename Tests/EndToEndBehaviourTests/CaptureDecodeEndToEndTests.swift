@@ -122,6 +122,7 @@ import Testing
         #expect(result.status == 2)
         #expect(!result.stdout.isEmpty)
         #expect(result.stderr.contains("truncated dump file"), "\(result.stderr)")
+        #expect(result.stderr.contains("; reading stopped at byte \(data.count - 10) (decoded the "), "\(result.stderr)")
     }
 
     @Test func givenFormatDecodesAStreamThatFitsNoPreset() throws {

@@ -111,5 +111,6 @@ private let fixtures: [(name: String, linkType: LinkType, packets: Int, nanoseco
         #expect(count == 23)
         #expect(error?.kind == .readFailed)
         #expect(error?.message.contains("truncated") == true)
+        #expect(error?.offset == Int64(bytes.count - 10))
     }
 }

@@ -71,6 +71,47 @@ private func readAll(_ reader: PcapReader) throws -> [(ns: Int64, bytes: [UInt8]
         let error = #expect(throws: CaptureError.self) { try reader.next() }
         #expect(error?.kind == .readFailed)
         #expect(error?.message.contains("truncated dump file") == true)
+        // libpcap read the second record's header and what there was of its bytes: to the end.
+        #expect(error?.offset == Int64(bytes.count - 15))
+        #expect(error?.description == "\(error?.message ?? ""); reading stopped at byte \(bytes.count - 15)")
+    }
+
+    /// A record header whose captured length is over the snapshot length: libpcap stops right
+    /// after that header, from a mapped file (where the mapped reader hands over to libpcap at
+    /// the record) and from a pipe (the prefixed stream counts what it handed out).
+    @Test func impossibleCapturedLengthSaysWhereReadingStopped() throws {
+        var bytes = CaptureBytes.pcap(linkType: 1, snaplen: 4096, records: [first, second])
+        let secondRecord = 24 + 16 + first.bytes.count
+        bytes.replaceSubrange(secondRecord + 8 ..< secondRecord + 12, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        let expected = Int64(secondRecord + 16)
+
+        let file = try PcapReader(path: CaptureBytes.temporaryFile(bytes))
+        #expect(try file.next()?.bytes.count == 60)
+        let fileError = #expect(throws: CaptureError.self) { try file.next() }
+        #expect(fileError?.message.contains("invalid packet capture length 2147483647") == true, "\(String(describing: fileError))")
+        #expect(fileError?.offset == expected)
+
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        defer { close(descriptors[0]) }
+        let written = bytes.dropFirst(4).withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+        #expect(written == bytes.count - 4)
+        close(descriptors[1])
+        let piped = try PcapReader(prefix: Array(bytes.prefix(4)), fileDescriptor: descriptors[0])
+        #expect(try piped.next()?.bytes.count == 60)
+        let pipeError = #expect(throws: CaptureError.self) { try piped.next() }
+        #expect(pipeError?.offset == expected)
+    }
+
+    /// A pcapng cut inside its second Enhanced Packet Block: reading stops at the end.
+    @Test func truncatedPcapngSaysWhereReadingStopped() throws {
+        let bytes = CaptureBytes.pcapng(linkType: 1, packets: [(1, Array(0..<60)), (2, Array(0..<40))])
+        let path = try CaptureBytes.temporaryFile(Array(bytes.dropLast(20)), suffix: ".pcapng")
+        let reader = try PcapReader(path: path)
+        #expect(try reader.next()?.bytes.count == 60)
+        let error = #expect(throws: CaptureError.self) { try reader.next() }
+        #expect(error?.message.contains("truncated pcapng dump file") == true, "\(String(describing: error))")
+        #expect(error?.offset == Int64(bytes.count - 20))
     }
 
     @Test func missingAndForeignFilesFailToOpenWithLibpcapsMessage() throws {

@@ -1,5 +1,10 @@
 import CPcap
 import PacketDecoding
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Owner of one `pcap_t`: the operations that offline and live handles share.
 ///
@@ -51,6 +56,15 @@ final class PcapHandle {
     /// The snapshot length (`pcap_snapshot`), in bytes.
     var snaplen: Int { Int(pcap_snapshot(pointer)) }
 
+    /// How far libpcap has consumed the stream of an offline handle, in bytes from its first
+    /// byte: `ftello(3)` on `pcap_file`, which counts what was read, not what stdio buffered
+    /// ahead. `nil` for a live handle (no stream) or when `ftello` fails.
+    var streamOffset: Int64? {
+        guard let file = pcap_file(pointer) else { return nil }
+        let offset = ftello(file)
+        return offset >= 0 ? Int64(offset) : nil
+    }
+
     /// libpcap's last error message for this handle (`pcap_geterr`).
     var lastError: String { String(cString: pcap_geterr(pointer)) }
 
@@ -93,7 +107,7 @@ final class PcapHandle {
             case PCAP_ERROR_BREAK:
                 return nil
             default:
-                throw CaptureError(.readFailed, message: lastError)
+                throw CaptureError(.readFailed, message: lastError, offset: streamOffset)
             }
         }
     }

@@ -11,12 +11,16 @@ import Darwin
 /// at the first bytes of standard input to tell a capture from hex text, and a pipe cannot be
 /// rewound; `ungetc` only guarantees one byte of push-back, so the peeked bytes are replayed
 /// from here instead. The stream reads the descriptor with `read(2)` on demand, so a live pipe
-/// (`tcpdump -w - |`) streams without being buffered whole. `fclose` frees the prefix but leaves
-/// the descriptor open: it belongs to the caller.
+/// (`tcpdump -w - |`) streams without being buffered whole. It cannot seek, but it answers
+/// `ftello(3)` (a seek of 0 from the current position) with the bytes it has handed out, so a
+/// read error can say where in the stream it stopped. `fclose` frees the prefix but leaves the
+/// descriptor open: it belongs to the caller.
 enum PrefixedStream {
     private final class State {
         let prefix: [UInt8]
         var position = 0
+        /// Bytes handed out so far, prefix included: the stream's position.
+        var delivered: Int64 = 0
         let fileDescriptor: Int32
 
         init(prefix: [UInt8], fileDescriptor: Int32) {
@@ -28,6 +32,24 @@ enum PrefixedStream {
         ///
         /// - Returns: the byte count, 0 at end of file, -1 on a read error (`errno` set).
         func read(into buffer: UnsafeMutableRawPointer, size: Int) -> Int {
+            let count = readPrefixOrDescriptor(into: buffer, size: size)
+            if count > 0 { delivered += Int64(count) }
+            return count
+        }
+
+        /// The stream's position for a seek of `offset` from `whence`: only `ftello`'s question
+        /// (0 from `SEEK_CUR`) is answered; anything else is a pipe's `ESPIPE`.
+        ///
+        /// - Returns: The position, or `nil` with `errno` set.
+        func streamPosition(seeking offset: Int64, from whence: Int32) -> Int64? {
+            guard offset == 0, whence == SEEK_CUR else {
+                errno = ESPIPE
+                return nil
+            }
+            return delivered
+        }
+
+        private func readPrefixOrDescriptor(into buffer: UnsafeMutableRawPointer, size: Int) -> Int {
             if position < prefix.count {
                 let count = min(size, prefix.count - position)
                 prefix.withUnsafeBytes { bytes in
@@ -69,15 +91,23 @@ enum PrefixedStream {
                 return State.from(cookie).read(into: UnsafeMutableRawPointer(buffer), size: size)
             },
             write: nil,
-            seek: nil,
+            seek: { cookie, offset, whence in
+                guard let cookie, let offset, let position = State.from(cookie).streamPosition(seeking: offset.pointee, from: whence) else { return -1 }
+                offset.pointee = position
+                return 0
+            },
             close: { State.release($0) })
         let file = framedump_fopencookie(state.toOpaque(), "r", functions)
         #else
-        // funopen(3): the read function takes and returns an int count; no write, seek.
+        // funopen(3): the read function takes and returns an int count; no write; the seek
+        // function returns the new position.
         let file = funopen(state.toOpaque(), { cookie, buffer, size in
             guard let cookie, let buffer else { return -1 }
             return Int32(State.from(cookie).read(into: UnsafeMutableRawPointer(buffer), size: Int(size)))
-        }, nil, nil, { State.release($0) })
+        }, nil, { cookie, offset, whence in
+            guard let cookie, let position = State.from(cookie).streamPosition(seeking: Int64(offset), from: whence) else { return -1 }
+            return fpos_t(position)
+        }, { State.release($0) })
         #endif
         guard let file else {
             state.release()
