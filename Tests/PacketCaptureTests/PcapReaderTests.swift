@@ -91,16 +91,11 @@ private func readAll(_ reader: PcapReader) throws -> [(ns: Int64, bytes: [UInt8]
         #expect(fileError?.message.contains("invalid packet capture length 2147483647") == true, "\(String(describing: fileError))")
         #expect(fileError?.offset == expected)
 
-        var descriptors: [Int32] = [0, 0]
-        #expect(pipe(&descriptors) == 0)
-        defer { close(descriptors[0]) }
-        let written = bytes.dropFirst(4).withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
-        #expect(written == bytes.count - 4)
-        close(descriptors[1])
-        let piped = try PcapReader(prefix: Array(bytes.prefix(4)), fileDescriptor: descriptors[0])
-        #expect(try piped.next()?.bytes.count == 60)
-        let pipeError = #expect(throws: CaptureError.self) { try piped.next() }
-        #expect(pipeError?.offset == expected)
+        try withPipedCapture(bytes) { (piped: PcapReader) throws in
+            #expect(try piped.next()?.bytes.count == 60)
+            let pipeError = #expect(throws: CaptureError.self) { try piped.next() }
+            #expect(pipeError?.offset == expected)
+        }
     }
 
     /// A pcapng cut inside its second Enhanced Packet Block: reading stops at the end.
@@ -138,17 +133,8 @@ private func readAll(_ reader: PcapReader) throws -> [(ns: Int64, bytes: [UInt8]
     /// The `framedump decode -` path: the first 4 bytes were already read from a pipe.
     @Test func replaysAPeekedPrefixThenReadsThePipe() throws {
         let bytes = CaptureBytes.pcap(linkType: 1, records: [first, second])
-        var descriptors: [Int32] = [0, 0]
-        #expect(pipe(&descriptors) == 0)
-        defer { close(descriptors[0]) }
-        // Smaller than the pipe buffer, so writing everything first cannot block.
-        let written = bytes.dropFirst(4).withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
-        #expect(written == bytes.count - 4)
-        close(descriptors[1])
-
         #expect(PcapReader.isCaptureFile(prefix: bytes.prefix(4)))
-        let reader = try PcapReader(prefix: Array(bytes.prefix(4)), fileDescriptor: descriptors[0])
-        let packets = try readAll(reader)
+        let packets = try withPipedCapture(bytes, readAll)
         #expect(packets.map(\.bytes) == [first.bytes, second.bytes])
         #expect(packets.map(\.originalLength) == [60, 1500])
     }
