@@ -5,7 +5,8 @@ import Testing
 
 /// `PcapReader` reads classic pcap files from a mapping of the file, and everything else through
 /// libpcap; here the two ways read the same files and must give the same packets, byte for byte,
-/// with the same timestamps, wire lengths, offsets, and the same error after the same packet:
+/// with the same timestamps, wire lengths, offsets, and the same error (and the same byte where
+/// reading stopped) after the same packet:
 /// every committed fixture capture, every capture of the public corpus (when present), and
 /// hand-built files with what a damaged or unusual file holds.
 @Suite struct CaptureReaderConformanceTests {
@@ -18,7 +19,8 @@ import Testing
             var fileOffset: Int64?
         }
         var packets: [Packet] = []
-        /// The open or read error, as kind and message; `nil` when the file was read to its end.
+        /// The open or read error, as kind and description (the message, and for a read error
+        /// the byte where reading stopped); `nil` when the file was read to its end.
         var error: String?
         var mapped = false
 
@@ -37,7 +39,7 @@ import Testing
                                              originalLength: packet.originalLength, fileOffset: reader.fileOffset))
             }
         } catch let error as CaptureError {
-            reading.error = "\(error.kind): \(error.message)"
+            reading.error = "\(error.kind): \(error)"
         } catch {
             reading.error = "\(error)"
         }
