@@ -7,9 +7,9 @@ import CCRCFold
 /// because the standard library cannot reach these instructions. On x86-64 CPUID picks, once per
 /// process, PCLMULQDQ folding (Intel, "Fast CRC Computation for Generic Polynomials Using
 /// PCLMULQDQ Instruction", 2009) with SSE4.2's `crc32` for short CRC-32C, or the same folding on
-/// 256-bit registers where VPCLMULQDQ and AVX2 are present, on 512-bit ones with AVX-512; on arm64 built for CPUs with the
-/// ARMv8 CRC32 instructions (every Apple silicon Mac) those run; everything else, and buffers
-/// shorter than ``minimumLength(_:)``, takes the tables.
+/// 256-bit registers where VPCLMULQDQ and AVX2 are present, on 512-bit ones with AVX-512; on
+/// arm64 built for CPUs with the ARMv8 CRC32 instructions (every Apple silicon Mac) those run;
+/// everything else, and buffers shorter than ``minimumLength(_:)``, takes the tables.
 ///
 /// Package access: the tests switch ``selected`` (process-wide, atomic) to run the public API on
 /// each path, and the benchmark times the portable path beside the selected one; neither is
