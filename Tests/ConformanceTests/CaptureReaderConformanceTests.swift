@@ -95,15 +95,23 @@ import Testing
         #expect(Self.compareReaders(path))
     }
 
-    /// Seconds past 2038 (unsigned), and fractions past a second, past 2³¹ (libpcap reads them
-    /// signed) and at their maximum, in both units.
-    @Test(arguments: [false, true])
-    func hostileTimestamps(nanosecond: Bool) throws {
+    /// Seconds past 2038 (unsigned), and fractions past a second, past 2³¹ and at their maximum,
+    /// in both units and both byte orders: libpcap reads the fraction signed from a file in the
+    /// host's byte order and unsigned from a byte-swapped one, and the mapping must agree.
+    @Test(arguments: [false, true], [false, true])
+    func hostileTimestamps(nanosecond: Bool, bigEndian: Bool) throws {
         let fractions: [UInt32] = [1_000_000, 999_999_999, 0x8000_0000, 0xFFFF_FFFF]
         let records = fractions.enumerated().map { index, fraction in
             CaptureBytes.Record(seconds: index.isMultiple(of: 2) ? 0xFFFF_FFFF : 0x8000_0000, fraction: fraction, bytes: Self.ethernet)
         }
-        #expect(Self.compareReaders(try Self.file(CaptureBytes.pcap(linkType: 1, nanosecond: nanosecond, records: records))))
+        let path = try Self.file(CaptureBytes.pcap(linkType: 1, nanosecond: nanosecond, bigEndian: bigEndian, records: records))
+        #expect(Self.compareReaders(path))
+        let tick: Int64 = nanosecond ? 1 : 1000
+        let expected = records.map { record in
+            let fraction = bigEndian ? Int64(record.fraction) : Int64(Int32(bitPattern: record.fraction))
+            return Int64(record.seconds) &* 1_000_000_000 &+ fraction &* tick
+        }
+        #expect(Self.read(path, mapped: true).packets.map(\.nanoseconds) == expected)
     }
 
     /// Every cut of the last record: its header, then its data, short by any count.

@@ -99,10 +99,14 @@ struct MappedPcapRecords {
         let start = offset + Self.recordHeaderSize
         guard capturedLength <= snapshot, file.count - start >= Int(capturedLength) else { return nil }
         offset = start + Int(capturedLength)
-        // As libpcap gives them: `ts_frac` read as a signed 32-bit value and scaled to
-        // nanoseconds in 64 bits; `ts_sec` unsigned (see `PcapHandle.next()`). Wrapping: a
-        // hostile timestamp must not trap.
-        let nanoseconds = Int64(seconds) &* 1_000_000_000 &+ Int64(Int32(bitPattern: fraction)) &* nanosecondsPerTick
+        // As libpcap gives them, so that a file reads the same mapped, piped or filtered:
+        // `ts_sec` unsigned (see `PcapHandle.next()`); `ts_frac` signed from a file in the host's
+        // byte order (a `bpf_int32` copied into `tv_usec`), unsigned from a byte-swapped one
+        // (libpcap's SWAPLONG yields an unsigned value); scaled to nanoseconds in 64 bits. Only
+        // fractions of a second or more, which no writer produces, tell the two apart.
+        // Wrapping: a hostile timestamp must not trap.
+        let signedFraction = swapped ? Int64(fraction) : Int64(Int32(bitPattern: fraction))
+        let nanoseconds = Int64(seconds) &* 1_000_000_000 &+ signedFraction &* nanosecondsPerTick
         return CapturedPacket(timestamp: Timestamp(nanoseconds: nanoseconds),
                               bytes: UnsafeRawBufferPointer(start: header + Self.recordHeaderSize, count: Int(capturedLength)),
                               originalLength: Int(wireLength))
