@@ -60,7 +60,15 @@ enum PrefixedStream {
             }
             while true {
                 let count = systemRead(fileDescriptor, buffer, size)
-                if count >= 0 || errno != EINTR { return count }
+                if count >= 0 { return count }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    // Standard input left in non-blocking mode by whoever shares it: wait for
+                    // data rather than take "no data yet" for a read error.
+                    var ready = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+                    while poll(&ready, 1, -1) < 0 && errno == EINTR {}
+                } else if errno != EINTR {
+                    return count
+                }
             }
         }
 
