@@ -125,6 +125,25 @@ import Testing
         #expect(result.stderr.contains("; reading stopped at byte \(data.count - 10) (decoded the "), "\(result.stderr)")
     }
 
+    /// A capture cut short whose one stream fits no preset (its first payload byte, 0x55 of
+    /// h12's magic, zeroed): the usage error comes after the read error, which says where
+    /// reading stopped, from a file and from standard input alike.
+    @Test func aCutCaptureThatFitsNoPresetStillReportsItsReadError() throws {
+        var bytes = [UInt8](try Data(contentsOf: FrameDumpProcess.packageRoot.appendingPathComponent("Fixtures/captures/h12-conversation.pcap")).prefix(400))
+        #expect(bytes[368] == 0x55)
+        bytes[368] = 0
+        let path = try CaptureBytes.temporaryFile(bytes)
+        for (arguments, input) in [(["decode", path], nil), (["decode", "-"], Data(bytes))] {
+            let result = try FrameDumpProcess.run(arguments, input: input)
+            #expect(result.status == 1)
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.first?.contains("truncated dump file") == true, "\(result.stderr)")
+            #expect(lines.first?.contains("; reading stopped at byte 400 (read the 4 packets before it)") == true, "\(result.stderr)")
+            #expect(lines.dropFirst().first?.hasPrefix("framedump decode: no preset format fits the first bytes of any stream") == true, "\(result.stderr)")
+            #expect(lines.dropFirst().first?.hasSuffix(": 00 aa 01 01 00 00 00 08 ...)") == true, "\(result.stderr)")
+        }
+    }
+
     @Test func givenFormatDecodesAStreamThatFitsNoPreset() throws {
         let result = try FrameDumpProcess.run(["decode", "--json", "--format", "h12", "Fixtures/captures/hb-midstream.pcap"])
         #expect(result.stderr.isEmpty)

@@ -90,7 +90,8 @@ enum CaptureDecoding {
     ///   - tlsKeys: Decrypt TLS connections with these keys; `nil`: no TLS layer.
     /// - Returns: The status, the counts and the packet statistics. A read error is in
     ///   `statistics.readError`, for the caller to report; it does not change `status`.
-    /// - Throws: ``CommandFailure`` (exit 1) when no format fits.
+    /// - Throws: ``CommandFailure`` (exit 1) when no format fits; its message starts with the
+    ///   read error when the reading had stopped at one.
     static func decode(_ source: CaptureSource, options: FrameOutputOptions, limits: CaptureLimits, keepsTotals: Bool,
                        context: CommandContext, frameLimit: Int? = nil, flushesEachPacket: Bool = false,
                        packetObserver: ((CapturedPacket) throws -> Void)? = nil, tlsKeys: KeyLogFile? = nil) throws -> Outcome {
@@ -119,7 +120,16 @@ enum CaptureDecoding {
                     }) { event, time in try session.consume(event, at: time) }
                 }
                 try session.renderUnsupported(UnsupportedLayerCounts(statistics))
-                try session.finish()
+                do {
+                    try session.finish()
+                } catch var failure as CommandFailure {
+                    // Still undecided when the reading stopped at a damaged record: the damage
+                    // is news too, and the format might have shown in the bytes after it.
+                    guard let error = statistics.readError else { throw failure }
+                    failure.message = "framedump: \(source.displayName): \(error) (read the \(counted(statistics.packets, "packet")) before it)\n"
+                        + failure.message
+                    throw failure
+                }
             } catch OutputError.closed {
                 return Outcome(status: session.exitStatus, summary: session.summary, statistics: nil)
             }
