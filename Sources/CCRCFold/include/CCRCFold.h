@@ -58,9 +58,9 @@ uint32_t crcfold_update(int path, int algorithm, uint32_t crc, const void *bytes
 /// segments folds each segment's whole 64-byte blocks into four 128-bit lanes (the same lanes
 /// on the 128-, 256- and 512-bit paths: two 256-bit registers or one 512-bit register hold all
 /// four) and keeps the rest for the next call, instead of paying the tail, the 128 → 32-bit
-/// reduction and the dispatch once per segment. On the ARMv8 path, whose instructions carry the 32-bit register itself,
-/// `crc` is the whole state. Zero-filled and then `crc` set to a finished CRC (0 to start), it
-/// is ready for its first update.
+/// reduction and the dispatch once per segment. On the ARMv8 path, whose instructions carry the
+/// 32-bit register itself, `crc` is the whole state. Zero-filled and then `crc` set to a
+/// finished CRC (0 to start), it is ready for its first update.
 typedef struct crcfold_state {
     /// Lane i (bytes 16i ..< 16i + 16) is the fold so far of every 64-byte block's bytes
     /// 16i ..< 16i + 16, loaded little-endian; meaningful once `started`.

@@ -51,7 +51,7 @@ enum CaptureDecoding {
         let outcome = try decode(source, options: options, limits: limits, keepsTotals: keepsTotals, context: context,
                                  frameLimit: frameLimit, flushesEachPacket: opened.arrivesLive, tlsKeys: tlsKeys)
         if let error = outcome.statistics?.readError {
-            StandardError.writeLine("framedump: \(source.displayName): \(error) (decoded the \(counted(outcome.statistics!.packets, "packet")) before it)")
+            StandardError.writeLine(readErrorLine(error, in: source, packets: outcome.statistics!.packets, verb: "decoded"))
             return .badInput
         }
         // `0 frames` alone does not say whether the streams held no frame or the filter kept no segment
@@ -61,6 +61,12 @@ enum CaptureDecoding {
             StandardError.writeLine("framedump decode: no TCP segments in \(source.displayName)\(kept)")
         }
         return outcome.status
+    }
+
+    /// `framedump: NAME: ERROR (VERB the N packets before it)`: a read error, where reading
+    /// stopped, and how far the command got.
+    private static func readErrorLine(_ error: CaptureError, in source: CaptureSource, packets: Int, verb: String) -> String {
+        "framedump: \(source.displayName): \(error) (\(verb) the \(counted(packets, "packet")) before it)"
     }
 
     /// What decoding a capture gave.
@@ -126,8 +132,7 @@ enum CaptureDecoding {
                     // Still undecided when the reading stopped at a damaged record: the damage
                     // is news too, and the format might have shown in the bytes after it.
                     guard let error = statistics.readError else { throw failure }
-                    failure.message = "framedump: \(source.displayName): \(error) (read the \(counted(statistics.packets, "packet")) before it)\n"
-                        + failure.message
+                    failure.message = readErrorLine(error, in: source, packets: statistics.packets, verb: "read") + "\n" + failure.message
                     throw failure
                 }
             } catch OutputError.closed {

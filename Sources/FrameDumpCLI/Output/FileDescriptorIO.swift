@@ -1,3 +1,4 @@
+import PacketCapture
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -5,7 +6,7 @@ import Darwin
 #endif
 
 /// Whole-buffer reads and writes on a file descriptor, retrying partial transfers, `EINTR` and
-/// (on a descriptor in non-blocking mode) `EAGAIN`,
+/// (on a descriptor in non-blocking mode) `EAGAIN` (PacketCapture's `retriesFailedTransfer`),
 /// and the few file calls the commands make (`open`, `close`, `fstat`, `mkdir`): the CLI's
 /// calls into the C library for files, in one place.
 enum FileDescriptorIO {
@@ -53,22 +54,6 @@ enum FileDescriptorIO {
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
-    /// Whether a failed call is to be made again: after `EINTR`, or after `EAGAIN` once the
-    /// descriptor is ready (`poll(2)`, no timeout). A descriptor we were given may be in
-    /// non-blocking mode (`O_NONBLOCK` set by the parent on a pipe it shares), where a read with
-    /// no data yet or a write to a full pipe fails with `EAGAIN` instead of waiting.
-    ///
-    /// - Parameters:
-    ///   - fileDescriptor: The descriptor the call failed on.
-    ///   - events: `POLLIN` after a read, `POLLOUT` after a write.
-    /// - Returns: `false` for any other `errno`: the call failed.
-    private static func retries(_ fileDescriptor: Int32, waitingFor events: Int32) -> Bool {
-        guard errno == EAGAIN || errno == EWOULDBLOCK else { return errno == EINTR }
-        var ready = pollfd(fd: fileDescriptor, events: Int16(events), revents: 0)
-        while poll(&ready, 1, -1) < 0 && errno == EINTR {}
-        return true
-    }
-
     /// One `read(2)` into `buffer`, retried on `EINTR` and, on a non-blocking descriptor, once
     /// data is there.
     ///
@@ -77,7 +62,7 @@ enum FileDescriptorIO {
         while true {
             let count = read(fileDescriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return .success(count) }
-            if !retries(fileDescriptor, waitingFor: Int32(POLLIN)) { return .failure(SystemError(code: errno)) }
+            if !retriesFailedTransfer(on: fileDescriptor, waitingFor: Int32(POLLIN)) { return .failure(SystemError(code: errno)) }
         }
     }
 
@@ -97,7 +82,7 @@ enum FileDescriptorIO {
             let written = write(fileDescriptor, bytes.baseAddress! + start, bytes.count - start)
             if written >= 0 {
                 start += written
-            } else if !retries(fileDescriptor, waitingFor: Int32(POLLOUT)) {
+            } else if !retriesFailedTransfer(on: fileDescriptor, waitingFor: Int32(POLLOUT)) {
                 return errno
             }
         }
@@ -122,7 +107,7 @@ enum FileDescriptorIO {
             }
             if count < 0 {
                 bytes.removeLast(step)
-                if retries(fileDescriptor, waitingFor: Int32(POLLIN)) { continue }
+                if retriesFailedTransfer(on: fileDescriptor, waitingFor: Int32(POLLIN)) { continue }
                 return .failure(SystemError(code: errno))
             }
             bytes.removeLast(step - count)

@@ -105,8 +105,8 @@ struct MappedPcapRecords {
         // (libpcap's SWAPLONG yields an unsigned value); scaled to nanoseconds in 64 bits. Only
         // fractions of a second or more, which no writer produces, tell the two apart.
         // Wrapping: a hostile timestamp must not trap.
-        let signedFraction = swapped ? Int64(fraction) : Int64(Int32(bitPattern: fraction))
-        let nanoseconds = Int64(seconds) &* 1_000_000_000 &+ signedFraction &* nanosecondsPerTick
+        let ticks = swapped ? Int64(fraction) : Int64(Int32(bitPattern: fraction))
+        let nanoseconds = Int64(seconds) &* 1_000_000_000 &+ ticks &* nanosecondsPerTick
         return CapturedPacket(timestamp: Timestamp(nanoseconds: nanoseconds),
                               bytes: UnsafeRawBufferPointer(start: header + Self.recordHeaderSize, count: Int(capturedLength)),
                               originalLength: Int(wireLength))

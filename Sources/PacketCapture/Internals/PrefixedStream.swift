@@ -18,8 +18,8 @@ import Darwin
 enum PrefixedStream {
     private final class State {
         let prefix: [UInt8]
-        var position = 0
-        /// Bytes handed out so far, prefix included: the stream's position.
+        /// Bytes handed out so far, prefix first: the stream's position, and within the prefix
+        /// where its next byte is.
         var delivered: Int64 = 0
         let fileDescriptor: Int32
 
@@ -32,7 +32,18 @@ enum PrefixedStream {
         ///
         /// - Returns: the byte count, 0 at end of file, -1 on a read error (`errno` set).
         func read(into buffer: UnsafeMutableRawPointer, size: Int) -> Int {
-            let count = readPrefixOrDescriptor(into: buffer, size: size)
+            var count: Int
+            if delivered < prefix.count {
+                let start = Int(delivered)
+                count = min(size, prefix.count - start)
+                prefix.withUnsafeBytes { bytes in
+                    buffer.copyMemory(from: bytes.baseAddress! + start, byteCount: count)
+                }
+            } else {
+                repeat {
+                    count = systemRead(fileDescriptor, buffer, size)
+                } while count < 0 && retriesFailedTransfer(on: fileDescriptor, waitingFor: Int32(POLLIN))
+            }
             if count > 0 { delivered += Int64(count) }
             return count
         }
@@ -47,29 +58,6 @@ enum PrefixedStream {
                 return nil
             }
             return delivered
-        }
-
-        private func readPrefixOrDescriptor(into buffer: UnsafeMutableRawPointer, size: Int) -> Int {
-            if position < prefix.count {
-                let count = min(size, prefix.count - position)
-                prefix.withUnsafeBytes { bytes in
-                    buffer.copyMemory(from: bytes.baseAddress! + position, byteCount: count)
-                }
-                position += count
-                return count
-            }
-            while true {
-                let count = systemRead(fileDescriptor, buffer, size)
-                if count >= 0 { return count }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
-                    // Standard input left in non-blocking mode by whoever shares it: wait for
-                    // data rather than take "no data yet" for a read error.
-                    var ready = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-                    while poll(&ready, 1, -1) < 0 && errno == EINTR {}
-                } else if errno != EINTR {
-                    return count
-                }
-            }
         }
 
         static func from(_ cookie: UnsafeMutableRawPointer) -> State {
